@@ -1,0 +1,42 @@
+/// @file
+/// The joint-space mass matrix by the Composite Rigid Body Algorithm (RBDA Table 6.2).
+#pragma once
+
+#include "chaindyn/model/data.hpp"
+
+namespace chaindyn {
+
+/// M(q), symmetric positive definite, both triangles filled, armature on the diagonal.
+/// Fills data.M (and data.liMi, data.Ic).
+template <typename Model>
+void crba(const Model& model, Data<Model>& data, const typename Model::Vector& q) noexcept {
+  using Scalar = typename Model::Scalar;
+  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+    data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)]);
+    data.Ic[i] = model.inertia(i);  // I^c_i = I_i                              RBDA Table 6.2
+  });
+  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) {
+    const auto ki = Eigen::Index(i);
+    // I^c_i is complete (its child added itself below): F = I^c_i S_i, M_ii = S_i^T F
+    Force<Scalar> f = joint.column(data.Ic[i]);
+    data.M(ki, ki) = joint.project(f) + model.armature()[ki];
+    // M_ji = M_ij = S_j^T (Xup_{j+1}^T ... Xup_i^T F) for the ancestors j of i
+    model.for_each_ancestor(i, [&](const std::size_t j, const auto& ancestor) {
+      f = data.liMi[j + 1].act(f);
+      const auto kj = Eigen::Index(j);
+      data.M(kj, ki) = data.M(ki, kj) = ancestor.project(f);
+    });
+    // I^c_p(i) += Xup_i^T I^c_i Xup_i
+    if (i > 0) data.Ic[i - 1] += data.Ic[i].transformed_by(data.liMi[i]);
+  });
+}
+
+/// Returning form of crba.
+template <typename Model>
+typename Model::Matrix crba(const Model& model, const typename Model::Vector& q) {
+  Data<Model> data;
+  crba(model, data, q);
+  return data.M;
+}
+
+}  // namespace chaindyn

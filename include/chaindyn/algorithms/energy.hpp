@@ -1,0 +1,60 @@
+/// @file
+/// Kinetic and potential energy of a chain.
+#pragma once
+
+#include "chaindyn/algorithms/forward_kinematics.hpp"
+
+namespace chaindyn {
+
+/// T = sum_i 1/2 v_i . I_i v_i + sum_i 1/2 armature_i qd_i^2 = 1/2 qd^T M(q) qd (J).
+/// Fills data.kinetic_energy (and data.liMi, data.v).
+template <typename Model>
+typename Model::Scalar kinetic_energy(const Model& model, Data<Model>& data,
+                                      const typename Model::Vector& q,
+                                      const typename Model::Vector& qd) noexcept {
+  using Scalar = typename Model::Scalar;
+  Scalar t(0);
+  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+    const auto k = Eigen::Index(i);
+    const Transform<Scalar>& x = data.liMi[i] = joint.pose(model.placement(i), q[k]);
+    Motion<Scalar>& v = data.v[i];
+    v = i == 0 ? joint.motion(qd[k]) : x.act_inv(data.v[i - 1]) + joint.motion(qd[k]);
+    t += dot(v, model.inertia(i) * v) + model.armature()[k] * qd[k] * qd[k];
+  });
+  data.kinetic_energy = Scalar(0.5) * t;
+  return data.kinetic_energy;
+}
+
+template <typename Model>
+typename Model::Scalar kinetic_energy(const Model& model, const typename Model::Vector& q,
+                                      const typename Model::Vector& qd) {
+  Data<Model> data;
+  return kinetic_energy(model, data, q, qd);
+}
+
+/// V = -sum_i m_i g . c_i, c_i the centre of mass of link i in the base frame: zero when every
+/// centre of mass is at the height of the base origin (J). Fills data.potential_energy (and
+/// data.liMi, data.oMi).
+template <typename Model>
+typename Model::Scalar potential_energy(const Model& model, Data<Model>& data,
+                                        const typename Model::Vector& q) noexcept {
+  using Scalar = typename Model::Scalar;
+  forward_kinematics(model, data, q);
+  Scalar v(0);
+  for (std::size_t i = 0; i < std::size_t(Model::nq); ++i) {
+    const Inertia<Scalar>& inertia = model.inertia(i);
+    const Transform<Scalar>& x = data.oMi[i];
+    // m c_world = R h + m p
+    v -= model.gravity().dot(x.rotation * inertia.first_moment + inertia.mass * x.translation);
+  }
+  data.potential_energy = v;
+  return v;
+}
+
+template <typename Model>
+typename Model::Scalar potential_energy(const Model& model, const typename Model::Vector& q) {
+  Data<Model> data;
+  return potential_energy(model, data, q);
+}
+
+}  // namespace chaindyn

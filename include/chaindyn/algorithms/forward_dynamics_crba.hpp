@@ -1,0 +1,69 @@
+/// @file
+/// Forward dynamics by the O(n^3) route qdd = M^-1 (tau - h - friction): CRBA, an RNEA pass
+/// for h, and a Cholesky factorization. The reference the O(n) ABA is checked against.
+#pragma once
+
+#include "chaindyn/algorithms/crba.hpp"
+#include "chaindyn/algorithms/nonlinear_effects.hpp"
+
+namespace chaindyn {
+
+namespace detail {
+
+/// In place: L (lower triangle) with L L^T = M for M symmetric positive definite
+/// (Cholesky-Banachiewicz, row by row). Reads only M's lower triangle.
+template <typename Matrix>
+void cholesky_factor(const Matrix& m, Matrix& l) noexcept {
+  using std::sqrt;
+  const Eigen::Index n = m.rows();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index j = 0; j <= i; ++j) {
+      auto s = m(i, j);
+      for (Eigen::Index k = 0; k < j; ++k) s -= l(i, k) * l(j, k);
+      l(i, j) = i == j ? sqrt(s) : s / l(j, j);
+    }
+  }
+}
+
+/// In place: x := (L L^T)^-1 x by forward and back substitution.
+template <typename Matrix, typename Vector>
+void cholesky_solve(const Matrix& l, Vector& x) noexcept {
+  const Eigen::Index n = l.rows();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index k = 0; k < i; ++k) x[i] -= l(i, k) * x[k];
+    x[i] /= l(i, i);
+  }
+  for (Eigen::Index i = n; i-- > 0;) {
+    for (Eigen::Index k = i + 1; k < n; ++k) x[i] -= l(k, i) * x[k];
+    x[i] /= l(i, i);
+  }
+}
+
+}  // namespace detail
+
+/// qdd = M(q)^-1 (tau - C(q, qd) qd - g(q) - friction(qd)), O(n^3). Fills data.qdd, data.M,
+/// data.L (Cholesky factor of M), data.nle.
+template <typename Model>
+void forward_dynamics_crba(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+                           const typename Model::Vector& qd,
+                           const typename Model::Vector& tau) noexcept {
+  crba(model, data, q);
+  nonlinear_effects(model, data, q, qd);
+  detail::cholesky_factor(data.M, data.L);
+  for (Eigen::Index i = 0; i < Model::nq; ++i) {
+    data.qdd[i] = tau[i] - data.nle[i] - joint_friction(model, std::size_t(i), qd[i]);
+  }
+  detail::cholesky_solve(data.L, data.qdd);
+}
+
+/// Returning form of forward_dynamics_crba.
+template <typename Model>
+typename Model::Vector forward_dynamics_crba(const Model& model, const typename Model::Vector& q,
+                                             const typename Model::Vector& qd,
+                                             const typename Model::Vector& tau) {
+  Data<Model> data;
+  forward_dynamics_crba(model, data, q, qd, tau);
+  return data.qdd;
+}
+
+}  // namespace chaindyn

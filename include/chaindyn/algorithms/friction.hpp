@@ -1,0 +1,28 @@
+/// @file
+/// The joint friction term of the equation of motion (part of eps(q, qd, qdd)).
+#pragma once
+
+#include "chaindyn/spatial/fwd.hpp"
+
+namespace chaindyn {
+
+/// Joint i's friction torque: damping_i * qd_i + friction_i * sign(qd_i) (viscous + Coulomb;
+/// zero at rest: stiction is not modelled). `rnea` adds it to tau, `aba` and
+/// `forward_dynamics_crba` subtract it from tau.
+template <typename Model>
+typename Model::Scalar joint_friction(const Model& model, std::size_t i,
+                                      const typename Model::Scalar& qd) noexcept {
+  const auto k = Eigen::Index(i);
+  return model.damping()[k] * qd + model.friction()[k] * detail::sign(qd);
+}
+
+/// The vector of joint friction torques (see joint_friction).
+template <typename Model>
+typename Model::Vector friction_torques(const Model& model,
+                                        const typename Model::Vector& qd) noexcept {
+  typename Model::Vector out;
+  for (Eigen::Index i = 0; i < Model::nq; ++i) out[i] = joint_friction(model, std::size_t(i), qd[i]);
+  return out;
+}
+
+}  // namespace chaindyn

@@ -1,0 +1,93 @@
+/// @file
+/// Inverse dynamics by the Recursive Newton-Euler Algorithm, O(n) (RBDA Table 5.1).
+#pragma once
+
+#include "chaindyn/algorithms/friction.hpp"
+#include "chaindyn/model/data.hpp"
+
+namespace chaindyn {
+
+namespace detail {
+
+/// The RNEA with terms switched off at compile time, shared by rnea, nonlinear_effects and
+/// gravity_torques. Fills data.liMi, data.v (when kVelocity), data.a, data.f, data.tau.
+template <bool kVelocity, bool kAcceleration, bool kJointDynamics, typename Model>
+void rnea_pass(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+               const typename Model::Vector& qd, const typename Model::Vector& qdd,
+               const LinkForces<Model>* f_ext) noexcept {
+  using Scalar = typename Model::Scalar;
+  // Forward pass: base to tip.
+  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+    const auto k = Eigen::Index(i);
+    const Transform<Scalar>& x = data.liMi[i] = joint.pose(model.placement(i), q[k]);
+    Motion<Scalar>& v = data.v[i];
+    Motion<Scalar>& a = data.a[i];
+    // a_i = Xup_i a_p(i) + S_i qdd_i + v_i x S_i qd_i,  a_0 = -gravity       RBDA eq. (5.7)
+    a = x.act_inv(i == 0 ? model.base_acceleration() : data.a[i - 1]);
+    if constexpr (kAcceleration) a += joint.motion(qdd[k]);
+    if constexpr (kVelocity) {
+      // v_i = Xup_i v_p(i) + S_i qd_i,  v_0 = 0                              RBDA eq. (5.6)
+      v = i == 0 ? joint.motion(qd[k]) : x.act_inv(data.v[i - 1]) + joint.motion(qd[k]);
+      a += joint.cross_motion(v, qd[k]);
+    }
+    // f_i = I_i a_i + v_i x* I_i v_i - f_ext_i                                RBDA eq. (5.9)
+    const Inertia<Scalar>& inertia = model.inertia(i);
+    Force<Scalar>& f = data.f[i];
+    f = inertia * a;
+    if constexpr (kVelocity) f += cross(v, inertia * v);
+    if (f_ext) f -= (*f_ext)[i];
+  });
+  // Backward pass: tip to base.
+  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) {
+    const auto k = Eigen::Index(i);
+    // tau_i = S_i^T f_i (+ friction + armature),  f_p(i) += Xup_i^* f_i     RBDA eq. (5.10-11)
+    Scalar tau = joint.project(data.f[i]);
+    if constexpr (kJointDynamics) {
+      tau += joint_friction(model, i, qd[k]) + model.armature()[k] * qdd[k];
+    }
+    data.tau[k] = tau;
+    if (i > 0) data.f[i - 1] += data.liMi[i].act(data.f[i]);
+  });
+}
+
+}  // namespace detail
+
+/// Inverse dynamics: tau = M(q) qdd + C(q, qd) qd + g(q) + friction(qd), with joint friction
+/// and armature from the model and gravity as the base acceleration. O(n). Fills data.tau
+/// (and data.liMi, v, a, f).
+template <typename Model>
+void rnea(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+          const typename Model::Vector& qd, const typename Model::Vector& qdd) noexcept {
+  detail::rnea_pass<true, true, true>(model, data, q, qd, qdd, nullptr);
+}
+
+/// Inverse dynamics with external wrenches: f_ext[i] acts on link i, expressed in link i's
+/// frame about its origin ([moment; force]). tau = ... - sum_i J_i^T f_ext[i]. Fills data.tau.
+template <typename Model>
+void rnea(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+          const typename Model::Vector& qd, const typename Model::Vector& qdd,
+          const LinkForces<Model>& f_ext) noexcept {
+  detail::rnea_pass<true, true, true>(model, data, q, qd, qdd, &f_ext);
+}
+
+/// Returning form of rnea.
+template <typename Model>
+typename Model::Vector rnea(const Model& model, const typename Model::Vector& q,
+                            const typename Model::Vector& qd,
+                            const typename Model::Vector& qdd) {
+  Data<Model> data;
+  rnea(model, data, q, qd, qdd);
+  return data.tau;
+}
+
+/// Returning form of rnea with external wrenches (link frames, about link origins).
+template <typename Model>
+typename Model::Vector rnea(const Model& model, const typename Model::Vector& q,
+                            const typename Model::Vector& qd, const typename Model::Vector& qdd,
+                            const LinkForces<Model>& f_ext) {
+  Data<Model> data;
+  rnea(model, data, q, qd, qdd, f_ext);
+  return data.tau;
+}
+
+}  // namespace chaindyn

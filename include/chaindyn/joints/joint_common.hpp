@@ -1,0 +1,65 @@
+/// @file
+/// What every joint type shares: its kind and the checks of the axis a link gives it.
+#pragma once
+
+#include "chaindyn/model/error.hpp"
+#include "chaindyn/spatial/inertia.hpp"
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+namespace chaindyn {
+
+enum class JointKind { revolute, prismatic };
+
+namespace detail {
+
+template <typename Scalar>
+std::string format_vector(const Vector3<Scalar>& v) {
+  std::ostringstream os;
+  os << '(' << scalar_value(v.x()) << ", " << scalar_value(v.y()) << ", " << scalar_value(v.z())
+     << ')';
+  return os.str();
+}
+
+/// A runtime axis: present, finite and non-zero; returned normalized.
+template <typename Scalar>
+Vector3<Scalar> checked_unit_axis(const std::optional<Vector3<Scalar>>& axis,
+                                  const std::string& where, const char* kind) {
+  if (!axis) {
+    throw_model_error(where, ": a ", kind, " joint needs an axis (Link::axis is empty)");
+  }
+  const Vector3<Scalar>& a = *axis;
+  double norm2 = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    const double c = scalar_value(a[k]);
+    if (!std::isfinite(c)) {
+      throw_model_error(where, ": joint axis ", format_vector(a), " is not finite");
+    }
+    norm2 += c * c;
+  }
+  if (!(norm2 > 1e-24)) {
+    throw_model_error(where, ": joint axis ", format_vector(a), " is zero");
+  }
+  using std::sqrt;
+  return a / sqrt(a.squaredNorm());
+}
+
+/// An axis given to a joint whose axis is in its type must be that axis (any positive length).
+template <int K, typename Scalar>
+void check_fixed_axis(const std::optional<Vector3<Scalar>>& axis, const std::string& where,
+                      const char* kind) {
+  if (!axis) return;
+  const Vector3<Scalar> a = checked_unit_axis(axis, where, kind);
+  const double along = scalar_value(a[K]);
+  if (!(std::abs(along - 1.0) < 1e-9)) {
+    static constexpr const char* names[] = {"X", "Y", "Z"};
+    throw_model_error(where, ": joint axis ", format_vector(*axis), " given to a ", kind,
+                      names[K], " joint, whose axis is ", names[K],
+                      "; use ", kind, " for an arbitrary axis");
+  }
+}
+
+}  // namespace detail
+}  // namespace chaindyn

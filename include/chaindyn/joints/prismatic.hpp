@@ -1,0 +1,100 @@
+/// @file
+/// Prismatic joints: PrismaticX/Y/Z with the axis in the type, Prismatic with an axis at run
+/// time. The joint model interface is described in revolute.hpp.
+#pragma once
+
+#include "chaindyn/joints/joint_common.hpp"
+
+namespace chaindyn {
+
+namespace detail {
+
+/// Prismatic joint along coordinate axis K of the joint frame; S = (0; e_K).
+template <int K, typename Scalar>
+struct PrismaticFixedModel {
+  static_assert(K >= 0 && K < 3, "axis index is 0 (x), 1 (y) or 2 (z)");
+  static constexpr JointKind kind = JointKind::prismatic;
+
+  PrismaticFixedModel() = default;
+  PrismaticFixedModel(const std::optional<Vector3<Scalar>>& axis, const std::string& where) {
+    check_fixed_axis<K>(axis, where, "Prismatic");
+  }
+
+  Vector3<Scalar> axis() const { return Vector3<Scalar>::Unit(K); }
+
+  /// placement * Trans(q e_K).
+  Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
+    return Transform<Scalar>(placement.rotation,
+                             placement.translation + placement.rotation.col(K) * q);
+  }
+  Motion<Scalar> motion(const Scalar& qd) const noexcept {
+    Motion<Scalar> m;
+    m.linear[K] = qd;
+    return m;
+  }
+  /// v x (0; qd e_K) = (0; w x qd e_K).
+  Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
+    return Motion<Scalar>(Vector3<Scalar>::Zero(), cross_axis<K>(v.angular, qd));
+  }
+  Scalar project(const Force<Scalar>& f) const noexcept { return f.linear[K]; }
+  /// I S = (h x e_K; m e_K).
+  Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
+    Force<Scalar> out(cross_axis<K>(inertia.first_moment, Scalar(1)), Vector3<Scalar>::Zero());
+    out.linear[K] = inertia.mass;
+    return out;
+  }
+  Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
+    return Force<Scalar>(ia.B.col(K), ia.C.col(K));
+  }
+};
+
+/// Prismatic joint along a unit axis a of the joint frame, given at run time; S = (0; a).
+template <typename Scalar>
+struct PrismaticAxisModel {
+  static constexpr JointKind kind = JointKind::prismatic;
+  Vector3<Scalar> a = Vector3<Scalar>::UnitZ();
+
+  PrismaticAxisModel() = default;
+  PrismaticAxisModel(const std::optional<Vector3<Scalar>>& axis, const std::string& where)
+      : a(checked_unit_axis(axis, where, "Prismatic")) {}
+
+  Vector3<Scalar> axis() const { return a; }
+
+  Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
+    return Transform<Scalar>(placement.rotation,
+                             placement.translation + placement.rotation * (a * q));
+  }
+  Motion<Scalar> motion(const Scalar& qd) const noexcept {
+    return Motion<Scalar>(Vector3<Scalar>::Zero(), a * qd);
+  }
+  Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
+    return Motion<Scalar>(Vector3<Scalar>::Zero(), v.angular.cross(a * qd));
+  }
+  Scalar project(const Force<Scalar>& f) const noexcept { return a.dot(f.linear); }
+  Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
+    return Force<Scalar>(inertia.first_moment.cross(a), inertia.mass * a);
+  }
+  Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
+    return Force<Scalar>(ia.B * a, ia.C * a);
+  }
+};
+
+}  // namespace detail
+
+/// Prismatic joint along axis K (0: x, 1: y, 2: z) of its joint frame.
+template <int K>
+struct PrismaticAxis {
+  template <typename Scalar>
+  using model = detail::PrismaticFixedModel<K, Scalar>;
+};
+using PrismaticX = PrismaticAxis<0>;
+using PrismaticY = PrismaticAxis<1>;
+using PrismaticZ = PrismaticAxis<2>;
+
+/// Prismatic joint along a unit axis given per link at run time (Link::axis; normalized).
+struct Prismatic {
+  template <typename Scalar>
+  using model = detail::PrismaticAxisModel<Scalar>;
+};
+
+}  // namespace chaindyn

@@ -1,0 +1,134 @@
+/// @file
+/// Revolute joints: RevoluteX/Y/Z with the axis in the type, Revolute with an axis at run time.
+///
+/// A joint type is a tag that names the joint in a Chain; the chain stores, for scalar S,
+/// `Joint::model<S>`, the object the algorithms call. Every joint model offers:
+///   pose(placement, q)     placement * J(q): the link frame's pose in the parent link frame
+///   motion(qd)             S qd, the joint velocity (S: motion subspace, RBDA sec. 4.4)
+///   cross_motion(v, qd)    v x (S qd), the velocity-product acceleration of RBDA eq. (5.7)
+///   project(f)             S^T f, the generalized force of a spatial force
+///   column(I)              I S for a rigid-body or articulated inertia
+/// S is constant in the joint frame for both kinds (no c_J term, RBDA Table 4.1).
+#pragma once
+
+#include "chaindyn/joints/joint_common.hpp"
+
+namespace chaindyn {
+
+namespace detail {
+
+/// Revolute joint about coordinate axis K of the joint frame; S = (e_K; 0).
+template <int K, typename Scalar>
+struct RevoluteFixedModel {
+  static_assert(K >= 0 && K < 3, "axis index is 0 (x), 1 (y) or 2 (z)");
+  static constexpr JointKind kind = JointKind::revolute;
+
+  RevoluteFixedModel() = default;
+  RevoluteFixedModel(const std::optional<Vector3<Scalar>>& axis, const std::string& where) {
+    check_fixed_axis<K>(axis, where, "Revolute");
+  }
+
+  Vector3<Scalar> axis() const { return Vector3<Scalar>::Unit(K); }
+
+  /// placement * Rot_K(q): two columns of the placement rotation mix, the third is kept.
+  Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
+    using std::cos;
+    using std::sin;
+    constexpr int i = (K + 1) % 3;
+    constexpr int j = (K + 2) % 3;
+    const Scalar c = cos(q);
+    const Scalar s = sin(q);
+    Transform<Scalar> out;
+    const Matrix3<Scalar>& r = placement.rotation;
+    out.rotation.col(K) = r.col(K);
+    out.rotation.col(i) = c * r.col(i) + s * r.col(j);
+    out.rotation.col(j) = c * r.col(j) - s * r.col(i);
+    out.translation = placement.translation;
+    return out;
+  }
+  Motion<Scalar> motion(const Scalar& qd) const noexcept {
+    Motion<Scalar> m;
+    m.angular[K] = qd;
+    return m;
+  }
+  Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
+    return Motion<Scalar>(cross_axis<K>(v.angular, qd), cross_axis<K>(v.linear, qd));
+  }
+  Scalar project(const Force<Scalar>& f) const noexcept { return f.angular[K]; }
+  /// I S = (I_O e_K; e_K x h).
+  Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
+    return Force<Scalar>(inertia.rotational.col(K),
+                         cross_axis<K>(inertia.first_moment, Scalar(-1)));
+  }
+  Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
+    return Force<Scalar>(ia.A.col(K), ia.B.row(K).transpose());
+  }
+};
+
+/// Revolute joint about a unit axis a of the joint frame, given at run time; S = (a; 0).
+template <typename Scalar>
+struct RevoluteAxisModel {
+  static constexpr JointKind kind = JointKind::revolute;
+  Vector3<Scalar> a = Vector3<Scalar>::UnitZ();
+
+  RevoluteAxisModel() = default;
+  RevoluteAxisModel(const std::optional<Vector3<Scalar>>& axis, const std::string& where)
+      : a(checked_unit_axis(axis, where, "Revolute")) {}
+
+  Vector3<Scalar> axis() const { return a; }
+
+  /// placement * Rot(a, q), Rot by Rodrigues' formula c 1 + s [a]x + (1 - c) a a^T.
+  Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
+    using std::cos;
+    using std::sin;
+    const Scalar c = cos(q);
+    const Scalar s = sin(q);
+    const Vector3<Scalar> sa = s * a;
+    const Vector3<Scalar> ta = (Scalar(1) - c) * a;
+    Matrix3<Scalar> rot = ta * a.transpose();
+    rot(0, 0) += c;
+    rot(1, 1) += c;
+    rot(2, 2) += c;
+    rot(0, 1) -= sa.z();
+    rot(1, 0) += sa.z();
+    rot(0, 2) += sa.y();
+    rot(2, 0) -= sa.y();
+    rot(1, 2) -= sa.x();
+    rot(2, 1) += sa.x();
+    return Transform<Scalar>(placement.rotation * rot, placement.translation);
+  }
+  Motion<Scalar> motion(const Scalar& qd) const noexcept {
+    return Motion<Scalar>(a * qd, Vector3<Scalar>::Zero());
+  }
+  Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
+    const Vector3<Scalar> w = a * qd;
+    return Motion<Scalar>(v.angular.cross(w), v.linear.cross(w));
+  }
+  Scalar project(const Force<Scalar>& f) const noexcept { return a.dot(f.angular); }
+  Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
+    return Force<Scalar>(inertia.rotational * a, a.cross(inertia.first_moment));
+  }
+  Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
+    return Force<Scalar>(ia.A * a, ia.B.transpose() * a);
+  }
+};
+
+}  // namespace detail
+
+/// Revolute joint about axis K (0: x, 1: y, 2: z) of its joint frame.
+template <int K>
+struct RevoluteAxis {
+  template <typename Scalar>
+  using model = detail::RevoluteFixedModel<K, Scalar>;
+};
+using RevoluteX = RevoluteAxis<0>;
+using RevoluteY = RevoluteAxis<1>;
+using RevoluteZ = RevoluteAxis<2>;
+
+/// Revolute joint about a unit axis given per link at run time (Link::axis; normalized).
+struct Revolute {
+  template <typename Scalar>
+  using model = detail::RevoluteAxisModel<Scalar>;
+};
+
+}  // namespace chaindyn

@@ -1,0 +1,223 @@
+/// @file
+/// Compile-time sized serial chains: Chain<Scalar, Joints...> and ChainN<Scalar, N, Joint>.
+#pragma once
+
+#include "chaindyn/joints/prismatic.hpp"
+#include "chaindyn/joints/revolute.hpp"
+#include "chaindyn/model/link.hpp"
+
+#include <array>
+#include <initializer_list>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace chaindyn {
+
+/// Gravity's default: (0, 0, -9.81) m/s^2 in base coordinates.
+template <typename Scalar>
+Vector3<Scalar> default_gravity() {
+  return Vector3<Scalar>(Scalar(0), Scalar(0), Scalar(-9.81));
+}
+
+namespace detail {
+
+/// What every chain holds apart from its joints: the links as given, the data the algorithms
+/// read (placements, spatial inertias, joint dynamics) laid out per quantity, and gravity.
+template <typename Scalar_, int N>
+class ChainBase {
+  static_assert(N >= 1, "a chain has at least one joint");
+
+ public:
+  using Scalar = Scalar_;
+  static constexpr int nq = N;
+  using Vector = Eigen::Matrix<Scalar, N, 1>;
+  using Matrix = Eigen::Matrix<Scalar, N, N>;
+
+  const std::array<Link<Scalar>, N>& links() const noexcept { return links_; }
+  const Link<Scalar>& link(std::size_t i) const noexcept { return links_[i]; }
+  /// The pose of joint i's frame in the parent link frame.
+  const Transform<Scalar>& placement(std::size_t i) const noexcept { return placement_[i]; }
+  /// Link i's spatial inertia about the link-frame origin.
+  const Inertia<Scalar>& inertia(std::size_t i) const noexcept { return inertia_[i]; }
+  const Vector& damping() const noexcept { return damping_; }
+  const Vector& friction() const noexcept { return friction_; }
+  const Vector& armature() const noexcept { return armature_; }
+
+  /// Gravity in base coordinates (m/s^2).
+  const Vector3<Scalar>& gravity() const noexcept { return gravity_; }
+  /// The fictitious base acceleration a_0 = (0; -g) that puts gravity into the recursions
+  /// (RBDA sec. 5.3).
+  const Motion<Scalar>& base_acceleration() const noexcept { return a0_; }
+  void set_gravity(const Vector3<Scalar>& g) {
+    if (!all_finite(g)) throw_model_error("gravity ", format_vector(g), " is not finite");
+    gravity_ = g;
+    a0_ = Motion<Scalar>(Vector3<Scalar>::Zero(), -g);
+  }
+
+ protected:
+  ChainBase(const std::array<Link<Scalar>, N>& links, const Vector3<Scalar>& g) : links_(links) {
+    for (std::size_t i = 0; i < std::size_t(N); ++i) {
+      const Link<Scalar>& l = links_[i];
+      validate_link(l, where(i));
+      placement_[i] = l.placement;
+      inertia_[i] = Inertia<Scalar>::from_com(l.mass, l.com, l.inertia);
+      damping_[Eigen::Index(i)] = l.dynamics.damping;
+      friction_[Eigen::Index(i)] = l.dynamics.friction;
+      armature_[Eigen::Index(i)] = l.dynamics.armature;
+    }
+    check_not_singular();
+    set_gravity(g);
+  }
+
+  std::string where(std::size_t i) const { return link_label(i, links_[i].name); }
+
+  static std::array<Link<Scalar>, N> to_array(const std::vector<Link<Scalar>>& links) {
+    if (links.size() != std::size_t(N)) {
+      throw_model_error(links.size(), " links given to a chain of ", N, " joints");
+    }
+    std::array<Link<Scalar>, N> out;
+    for (std::size_t i = 0; i < std::size_t(N); ++i) out[i] = links[i];
+    return out;
+  }
+
+ private:
+  /// A joint that moves neither mass nor rotational inertia nor a rotor makes the mass matrix
+  /// singular (forward dynamics would divide by zero): refuse it here.
+  void check_not_singular() const {
+    bool moves_something = false;
+    for (std::size_t i = N; i-- > 0;) {
+      const Link<Scalar>& l = links_[i];
+      moves_something = moves_something || scalar_value(l.mass) > 0.0 ||
+                        l.inertia.unaryExpr([](const Scalar& x) { return scalar_value(x); })
+                                .cwiseAbs()
+                                .maxCoeff() > 0.0;
+      if (!moves_something && !(scalar_value(l.dynamics.armature) > 0.0)) {
+        throw_model_error(where(i), ": the joint moves no mass, inertia or armature (this link ",
+                          "and the ones after it are massless), so the mass matrix is singular");
+      }
+    }
+  }
+
+  std::array<Link<Scalar>, N> links_;
+  std::array<Transform<Scalar>, N> placement_;
+  std::array<Inertia<Scalar>, N> inertia_;
+  Vector damping_, friction_, armature_;
+  Vector3<Scalar> gravity_;
+  Motion<Scalar> a0_;
+};
+
+}  // namespace detail
+
+/// A serial chain of sizeof...(Joints) joints of the given types, base to tip.
+///
+///     using Arm = Chain<double, RevoluteZ, RevoluteY, PrismaticX>;
+///     Arm arm({link0, link1, link2});            // throws ModelError on bad input
+///
+/// The algorithms walk it with a fold over the joint types, so each joint's sparsity is known
+/// at compile time. The model is never modified by an algorithm.
+template <typename Scalar, typename... Joints>
+class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
+  using Base = detail::ChainBase<Scalar, int(sizeof...(Joints))>;
+
+ public:
+  using Base::nq;
+  using JointModels = std::tuple<typename Joints::template model<Scalar>...>;
+
+  explicit Chain(const std::array<Link<Scalar>, nq>& links,
+                 const Vector3<Scalar>& gravity = default_gravity<Scalar>())
+      : Base(links, gravity), joints_(make_joints(std::make_index_sequence<nq>{})) {}
+  explicit Chain(const std::vector<Link<Scalar>>& links,
+                 const Vector3<Scalar>& gravity = default_gravity<Scalar>())
+      : Chain(Base::to_array(links), gravity) {}
+  Chain(std::initializer_list<Link<Scalar>> links,
+        const Vector3<Scalar>& gravity = default_gravity<Scalar>())
+      : Chain(std::vector<Link<Scalar>>(links), gravity) {}
+
+  template <std::size_t I>
+  const auto& joint() const noexcept {
+    return std::get<I>(joints_);
+  }
+
+  /// Calls f(i, joint_model) for i = 0 .. nq-1, i as std::integral_constant.
+  template <typename F>
+  void for_each_joint(F&& f) const {
+    forward(f, std::make_index_sequence<nq>{});
+  }
+  /// Calls f(i, joint_model) for i = nq-1 .. 0, i as std::integral_constant.
+  template <typename F>
+  void for_each_joint_reverse(F&& f) const {
+    backward(f, std::make_index_sequence<nq>{});
+  }
+  /// Calls f(j, joint_model) for j = i-1 .. 0, the ancestors of joint i, nearest first.
+  template <typename F>
+  void for_each_ancestor(std::size_t i, F&& f) const {
+    for_each_joint_reverse([&](const std::size_t j, const auto& joint) {
+      if (j < i) f(j, joint);
+    });
+  }
+
+ private:
+  template <std::size_t... I>
+  JointModels make_joints(std::index_sequence<I...>) const {
+    return JointModels(typename Joints::template model<Scalar>(this->link(I).axis,
+                                                                   this->where(I))...);
+  }
+  template <typename F, std::size_t... I>
+  void forward(F& f, std::index_sequence<I...>) const {
+    (f(std::integral_constant<std::size_t, I>{}, std::get<I>(joints_)), ...);
+  }
+  template <typename F, std::size_t... I>
+  void backward(F& f, std::index_sequence<I...>) const {
+    constexpr std::size_t last = sizeof...(I) - 1;
+    (f(std::integral_constant<std::size_t, last - I>{}, std::get<last - I>(joints_)), ...);
+  }
+
+  JointModels joints_;
+};
+
+/// A serial chain of N joints of one type (e.g. `ChainN<double, 7, Revolute>`, the axis of
+/// each given per link at run time). Walked by a plain loop: this is the form for long chains.
+template <typename Scalar, int N, typename Joint>
+class ChainN : public detail::ChainBase<Scalar, N> {
+  using Base = detail::ChainBase<Scalar, N>;
+
+ public:
+  using Base::nq;
+  using JointModel = typename Joint::template model<Scalar>;
+
+  explicit ChainN(const std::array<Link<Scalar>, N>& links,
+                  const Vector3<Scalar>& gravity = default_gravity<Scalar>())
+      : Base(links, gravity) {
+    for (std::size_t i = 0; i < std::size_t(N); ++i) {
+      joints_[i] = JointModel(this->link(i).axis, this->where(i));
+    }
+  }
+  explicit ChainN(const std::vector<Link<Scalar>>& links,
+                  const Vector3<Scalar>& gravity = default_gravity<Scalar>())
+      : ChainN(Base::to_array(links), gravity) {}
+  ChainN(std::initializer_list<Link<Scalar>> links,
+         const Vector3<Scalar>& gravity = default_gravity<Scalar>())
+      : ChainN(std::vector<Link<Scalar>>(links), gravity) {}
+
+  const JointModel& joint(std::size_t i) const noexcept { return joints_[i]; }
+
+  template <typename F>
+  void for_each_joint(F&& f) const {
+    for (std::size_t i = 0; i < std::size_t(N); ++i) f(i, joints_[i]);
+  }
+  template <typename F>
+  void for_each_joint_reverse(F&& f) const {
+    for (std::size_t i = N; i-- > 0;) f(i, joints_[i]);
+  }
+  template <typename F>
+  void for_each_ancestor(std::size_t i, F&& f) const {
+    for (std::size_t j = i; j-- > 0;) f(j, joints_[j]);
+  }
+
+ private:
+  std::array<JointModel, N> joints_;
+};
+
+}  // namespace chaindyn

@@ -1,0 +1,148 @@
+/// @file
+/// Rigid-body spatial inertia (RBDA sec. 2.13) and the articulated-body inertia of ABA
+/// (RBDA sec. 7.2).
+#pragma once
+
+#include "chaindyn/spatial/transform.hpp"
+
+namespace chaindyn {
+
+/// The spatial inertia of a rigid body about the origin O of the frame it is expressed in.
+///
+/// Stored as mass m, first moment h = m c (c: centre of mass) and rotational inertia I_O about
+/// O, so that (RBDA eq. 2.63)
+///     I = [ I_O    [h]x ]      I_O = I_C - m [c]x [c]x   (parallel axis)
+///         [ [h]x^T  m 1 ]
+/// Construct it with from_com() from the URDF-style triple (mass, centre of mass, rotational
+/// inertia about the centre of mass in the frame's axes).
+template <typename Scalar>
+struct Inertia {
+  Scalar mass = Scalar(0);
+  Vector3<Scalar> first_moment = Vector3<Scalar>::Zero();   ///< h = m c
+  Matrix3<Scalar> rotational = Matrix3<Scalar>::Zero();     ///< I_O, about the frame origin
+
+  Inertia() = default;
+
+  static Inertia Zero() { return Inertia(); }
+
+  static Inertia from_com(const Scalar& m, const Vector3<Scalar>& com,
+                          const Matrix3<Scalar>& inertia_about_com) {
+    Inertia out;
+    out.mass = m;
+    out.first_moment = m * com;
+    const Matrix3<Scalar> cx = detail::skew(com);
+    out.rotational = inertia_about_com - m * (cx * cx);
+    return out;
+  }
+
+  /// Centre of mass; the origin for a massless body.
+  Vector3<Scalar> com() const {
+    if (detail::scalar_value(mass) == 0.0) return Vector3<Scalar>::Zero();
+    return first_moment / mass;
+  }
+  /// Rotational inertia about the centre of mass.
+  Matrix3<Scalar> inertia_about_com() const {
+    if (detail::scalar_value(mass) == 0.0) return rotational;
+    const Matrix3<Scalar> hx = detail::skew(first_moment);
+    return rotational + (hx * hx) / mass;
+  }
+
+  /// I m: the momentum of the body moving with m (RBDA eq. 2.63).
+  Force<Scalar> operator*(const Motion<Scalar>& m) const {
+    return Force<Scalar>(rotational * m.angular + first_moment.cross(m.linear),
+                         mass * m.linear - first_moment.cross(m.angular));
+  }
+
+  Inertia& operator+=(const Inertia& o) {
+    mass += o.mass;
+    first_moment += o.first_moment;
+    rotational += o.rotational;
+    return *this;
+  }
+  friend Inertia operator+(Inertia a, const Inertia& b) { return a += b; }
+
+  /// The same body's inertia expressed in frame A, given `x` the pose of this frame in A:
+  /// X^* I X^{-1}. With c' = p + R c:
+  ///   h' = R h + m p,   I_O' = R I_O R^T - m [p]x[p]x - [p]x[R h]x - [R h]x[p]x.
+  Inertia transformed_by(const Transform<Scalar>& x) const {
+    Inertia out;
+    out.mass = mass;
+    const Vector3<Scalar> rh = x.rotation * first_moment;
+    const Vector3<Scalar>& p = x.translation;
+    out.first_moment = rh + mass * p;
+    const Matrix3<Scalar> px = detail::skew(p);
+    const Matrix3<Scalar> pxrh = px * detail::skew(rh);
+    out.rotational = x.rotation * rotational * x.rotation.transpose() - mass * (px * px) - pxrh -
+                     pxrh.transpose();
+    return out;
+  }
+
+  /// The 6x6 matrix (for tests and users; the algorithms never build it).
+  Eigen::Matrix<Scalar, 6, 6> matrix() const {
+    Eigen::Matrix<Scalar, 6, 6> out;
+    const Matrix3<Scalar> hx = detail::skew(first_moment);
+    out << rotational, hx, hx.transpose(), mass * Matrix3<Scalar>::Identity();
+    return out;
+  }
+};
+
+/// A general symmetric spatial inertia, the articulated-body inertia of ABA (RBDA sec. 7.2):
+///     IA = [ A   B ]    A, C symmetric 3x3; f = IA m maps a motion to a force.
+///          [ B^T C ]
+template <typename Scalar>
+struct ArticulatedInertia {
+  Matrix3<Scalar> A = Matrix3<Scalar>::Zero();  ///< angular-angular
+  Matrix3<Scalar> B = Matrix3<Scalar>::Zero();  ///< angular-linear
+  Matrix3<Scalar> C = Matrix3<Scalar>::Zero();  ///< linear-linear
+
+  ArticulatedInertia() = default;
+  /// A rigid body's inertia as an articulated inertia: A = I_O, B = [h]x, C = m 1.
+  explicit ArticulatedInertia(const Inertia<Scalar>& i)
+      : A(i.rotational), B(detail::skew(i.first_moment)),
+        C(i.mass * Matrix3<Scalar>::Identity()) {}
+
+  Force<Scalar> operator*(const Motion<Scalar>& m) const {
+    return Force<Scalar>(A * m.angular + B * m.linear, B.transpose() * m.angular + C * m.linear);
+  }
+
+  ArticulatedInertia& operator+=(const ArticulatedInertia& o) {
+    A += o.A;
+    B += o.B;
+    C += o.C;
+    return *this;
+  }
+
+  /// IA - U U^T / d, the articulated inertia passed to the parent (RBDA Table 7.1).
+  void subtract_outer(const Force<Scalar>& u, const Scalar& inv_d) {
+    const Vector3<Scalar> ua = u.angular * inv_d;
+    const Vector3<Scalar> ul = u.linear * inv_d;
+    A.noalias() -= ua * u.angular.transpose();
+    B.noalias() -= ua * u.linear.transpose();
+    C.noalias() -= ul * u.linear.transpose();
+  }
+
+  /// The inertia expressed in frame A given `x`, the pose of this frame in A: X^* IA X^{-1}.
+  /// Rotating gives A' = R A R^T, B' = R B R^T, C' = R C R^T; shifting the origin by p with
+  /// P = [p]x then gives (T^* IA' T^{-1}, T = [1 0; P 1]):
+  ///   A'' = A' - B' P + P B'^T - P C' P,   B'' = B' + P C',   C'' = C'.
+  ArticulatedInertia transformed_by(const Transform<Scalar>& x) const {
+    const Matrix3<Scalar>& r = x.rotation;
+    ArticulatedInertia out;
+    out.C = r * C * r.transpose();
+    const Matrix3<Scalar> b = r * B * r.transpose();
+    const Matrix3<Scalar> p = detail::skew(x.translation);
+    const Matrix3<Scalar> pc = p * out.C;
+    const Matrix3<Scalar> pbt = p * b.transpose();
+    out.A = r * A * r.transpose() + pbt + pbt.transpose() - pc * p;
+    out.B = b + pc;
+    return out;
+  }
+
+  Eigen::Matrix<Scalar, 6, 6> matrix() const {
+    Eigen::Matrix<Scalar, 6, 6> out;
+    out << A, B, B.transpose(), C;
+    return out;
+  }
+};
+
+}  // namespace chaindyn
