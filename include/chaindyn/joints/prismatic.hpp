@@ -14,6 +14,7 @@ template <int K, typename Scalar>
 struct PrismaticFixedModel {
   static_assert(K >= 0 && K < 3, "axis index is 0 (x), 1 (y) or 2 (z)");
   static constexpr JointKind kind = JointKind::prismatic;
+  static constexpr bool has_runtime_axis = false;
 
   PrismaticFixedModel() = default;
   PrismaticFixedModel(const std::optional<Vector3<Scalar>>& axis, const std::string& where) {
@@ -52,6 +53,7 @@ struct PrismaticFixedModel {
 template <typename Scalar>
 struct PrismaticAxisModel {
   static constexpr JointKind kind = JointKind::prismatic;
+  static constexpr bool has_runtime_axis = true;
   Vector3<Scalar> a = Vector3<Scalar>::UnitZ();
 
   PrismaticAxisModel() = default;

@@ -22,6 +22,7 @@ template <int K, typename Scalar>
 struct RevoluteFixedModel {
   static_assert(K >= 0 && K < 3, "axis index is 0 (x), 1 (y) or 2 (z)");
   static constexpr JointKind kind = JointKind::revolute;
+  static constexpr bool has_runtime_axis = false;
 
   RevoluteFixedModel() = default;
   RevoluteFixedModel(const std::optional<Vector3<Scalar>>& axis, const std::string& where) {
@@ -69,6 +70,7 @@ struct RevoluteFixedModel {
 template <typename Scalar>
 struct RevoluteAxisModel {
   static constexpr JointKind kind = JointKind::revolute;
+  static constexpr bool has_runtime_axis = true;
   Vector3<Scalar> a = Vector3<Scalar>::UnitZ();
 
   RevoluteAxisModel() = default;

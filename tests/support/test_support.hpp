@@ -1,0 +1,102 @@
+/// @file
+/// Shared helpers for the tests: seeded random models and states, one approx comparison.
+#pragma once
+
+#include <chaindyn/chaindyn.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace chaindyn::test {
+
+/// The seed every random test starts from; a failing case prints its own sub-seed.
+inline constexpr std::uint32_t kSeed = 20261122u;
+
+/// max |a - b| / max(1, max |b|): relative to the reference's size, absolute near zero.
+template <typename A, typename B>
+double relative_error(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  const auto ad = a.template cast<double>().eval();
+  const auto bd = b.template cast<double>().eval();
+  const double scale = std::max(1.0, bd.cwiseAbs().maxCoeff());
+  return (ad - bd).cwiseAbs().maxCoeff() / scale;
+}
+inline double relative_error(double a, double b) {
+  return std::abs(a - b) / std::max(1.0, std::abs(b));
+}
+
+inline double uniform(std::mt19937& gen, double lo, double hi) {
+  return std::uniform_real_distribution<double>(lo, hi)(gen);
+}
+
+inline Eigen::Matrix3d random_rotation(std::mt19937& gen) {
+  Eigen::Quaterniond qt(uniform(gen, -1, 1), uniform(gen, -1, 1), uniform(gen, -1, 1),
+                        uniform(gen, -1, 1));
+  if (qt.norm() < 1e-3) qt = Eigen::Quaterniond::Identity();
+  return qt.normalized().toRotationMatrix();
+}
+
+inline Eigen::Vector3d random_vector(std::mt19937& gen, double lo, double hi) {
+  return Eigen::Vector3d(uniform(gen, lo, hi), uniform(gen, lo, hi), uniform(gen, lo, hi));
+}
+
+/// A physically valid random link: random placement, mass in [0.5, 3] kg, centre of mass
+/// within 0.3 m, principal moments that satisfy the triangle inequality in a random frame.
+/// With `joint_dynamics`, positive damping, Coulomb friction and armature.
+inline Link<double> random_link(std::mt19937& gen, bool joint_dynamics = false) {
+  Link<double> l;
+  l.placement = Transform<double>(random_rotation(gen), random_vector(gen, -0.5, 0.5));
+  l.axis = random_vector(gen, -1, 1).normalized();
+  l.mass = uniform(gen, 0.5, 3.0);
+  l.com = random_vector(gen, -0.3, 0.3);
+  // principal moments from a random positive second moment (always a valid body)
+  const Eigen::Vector3d s(uniform(gen, 0.01, 0.1), uniform(gen, 0.01, 0.1),
+                          uniform(gen, 0.01, 0.1));
+  const Eigen::Vector3d moments(s.y() + s.z(), s.x() + s.z(), s.x() + s.y());
+  const Eigen::Matrix3d r = random_rotation(gen);
+  l.inertia = r * moments.asDiagonal() * r.transpose();
+  l.inertia = 0.5 * (l.inertia + l.inertia.transpose()).eval();
+  if (joint_dynamics) {
+    l.dynamics.damping = uniform(gen, 0.0, 0.5);
+    l.dynamics.friction = uniform(gen, 0.0, 0.5);
+    l.dynamics.armature = uniform(gen, 0.0, 0.2);
+  }
+  return l;
+}
+
+/// Which joints of a chain type take their axis from the link (run-time axis).
+template <typename Model>
+struct runtime_axes;
+template <typename S, typename... J>
+struct runtime_axes<Chain<S, J...>> {
+  static std::vector<bool> get() { return {J::template model<S>::has_runtime_axis...}; }
+};
+template <typename S, int N, typename J>
+struct runtime_axes<ChainN<S, N, J>> {
+  static std::vector<bool> get() {
+    return std::vector<bool>(std::size_t(N), J::template model<S>::has_runtime_axis);
+  }
+};
+
+/// Random links for a chain of type Model: run-time-axis joints get a random unit axis, joints
+/// with the axis in their type get none (the type's own).
+template <typename Model>
+std::vector<Link<double>> random_links(std::mt19937& gen, bool joint_dynamics = false) {
+  std::vector<Link<double>> links;
+  const std::vector<bool> runtime = runtime_axes<Model>::get();
+  for (int i = 0; i < Model::nq; ++i) {
+    links.push_back(random_link(gen, joint_dynamics));
+    if (!runtime[std::size_t(i)]) links.back().axis.reset();
+  }
+  return links;
+}
+
+template <typename Vector>
+Vector random_state(std::mt19937& gen, double range) {
+  Vector v;
+  for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = uniform(gen, -range, range);
+  return v;
+}
+
+}  // namespace chaindyn::test
