@@ -92,6 +92,26 @@ std::vector<Link<double>> random_links(std::mt19937& gen, bool joint_dynamics = 
   return links;
 }
 
+/// The same links in another scalar type.
+template <typename To>
+std::vector<Link<To>> cast_links(const std::vector<Link<double>>& links) {
+  std::vector<Link<To>> out;
+  for (const Link<double>& l : links) {
+    Link<To> c;
+    c.name = l.name;
+    c.placement = Transform<To>(l.placement.rotation.cast<To>(), l.placement.translation.cast<To>());
+    if (l.axis) c.axis = l.axis->cast<To>();
+    c.mass = To(l.mass);
+    c.com = l.com.cast<To>();
+    c.inertia = l.inertia.cast<To>();
+    c.dynamics.damping = To(l.dynamics.damping);
+    c.dynamics.friction = To(l.dynamics.friction);
+    c.dynamics.armature = To(l.dynamics.armature);
+    out.push_back(c);
+  }
+  return out;
+}
+
 template <typename Vector>
 Vector random_state(std::mt19937& gen, double range) {
   Vector v;
