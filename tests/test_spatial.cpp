@@ -1,0 +1,163 @@
+// Spatial algebra against its 6x6 matrix definitions (RBDA ch. 2), and forward kinematics
+// against 4x4 homogeneous matrices built independently.
+#include "support/chains.hpp"
+#include "support/test_support.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace chaindyn;
+using chaindyn::test::relative_error;
+using Vector6 = Eigen::Matrix<double, 6, 1>;
+using Matrix6 = Eigen::Matrix<double, 6, 6>;
+
+namespace {
+
+Matrix6 motion_cross_matrix(const Vector6& m) {  // RBDA eq. (2.31), [angular; linear]
+  Matrix6 x = Matrix6::Zero();
+  const Eigen::Matrix3d w = detail::skew<double>(m.head<3>());
+  x.topLeftCorner<3, 3>() = w;
+  x.bottomRightCorner<3, 3>() = w;
+  x.bottomLeftCorner<3, 3>() = detail::skew<double>(m.tail<3>());
+  return x;
+}
+
+Motion<double> random_motion(std::mt19937& gen) {
+  return Motion<double>(test::random_vector(gen, -2, 2), test::random_vector(gen, -2, 2));
+}
+Force<double> random_force(std::mt19937& gen) {
+  return Force<double>(test::random_vector(gen, -2, 2), test::random_vector(gen, -2, 2));
+}
+Transform<double> random_transform(std::mt19937& gen) {
+  return Transform<double>(test::random_rotation(gen), test::random_vector(gen, -1, 1));
+}
+
+Eigen::Matrix4d homogeneous(const Eigen::Matrix3d& r, const Eigen::Vector3d& p) {
+  Eigen::Matrix4d t = Eigen::Matrix4d::Identity();
+  t.topLeftCorner<3, 3>() = r;
+  t.topRightCorner<3, 1>() = p;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("cross products equal crm(m) n and crf(m) f = -crm(m)^T f", "[spatial]") {
+  std::mt19937 gen(test::kSeed);
+  for (int k = 0; k < 100; ++k) {
+    const Motion<double> m = random_motion(gen), n = random_motion(gen);
+    const Force<double> f = random_force(gen);
+    const Matrix6 crm = motion_cross_matrix(m.vector());
+    REQUIRE(relative_error(cross(m, n).vector(), crm * n.vector()) < 1e-15);
+    REQUIRE(relative_error(cross(m, f).vector(), -crm.transpose() * f.vector()) < 1e-15);
+    // power is invariant: (m x n) . f = -n . (m x* f)
+    REQUIRE(std::abs(dot(cross(m, n), f) + dot(n, cross(m, f))) < 1e-13);
+  }
+}
+
+TEST_CASE("transforms act on motions by X and on forces by X^-T, preserving power",
+          "[spatial]") {
+  std::mt19937 gen(test::kSeed + 1);
+  for (int k = 0; k < 100; ++k) {
+    const Transform<double> x = random_transform(gen);
+    const Motion<double> m = random_motion(gen);
+    const Force<double> f = random_force(gen);
+    const Matrix6 xm = x.motion_matrix();
+    REQUIRE(relative_error(x.act(m).vector(), xm * m.vector()) < 1e-14);
+    REQUIRE(relative_error(x.act_inv(m).vector(), xm.inverse() * m.vector()) < 1e-13);
+    REQUIRE(relative_error(x.act(f).vector(), xm.inverse().transpose() * f.vector()) < 1e-13);
+    REQUIRE(relative_error(x.act_inv(f).vector(), xm.transpose() * f.vector()) < 1e-14);
+    REQUIRE(std::abs(dot(x.act(m), x.act(f)) - dot(m, f)) < 1e-13);
+    // composition and inverse agree with the matrices
+    const Transform<double> y = random_transform(gen);
+    REQUIRE(relative_error((x * y).motion_matrix(), xm * y.motion_matrix()) < 1e-14);
+    REQUIRE(relative_error(x.inverse().motion_matrix(), xm.inverse()) < 1e-13);
+  }
+}
+
+TEST_CASE("a rigid inertia from (m, c, I_c) matches RBDA eq. (2.63) and transforms as X^-T I X^-1",
+          "[spatial]") {
+  std::mt19937 gen(test::kSeed + 2);
+  for (int k = 0; k < 100; ++k) {
+    const Link<double> l = test::random_link(gen);
+    const Inertia<double> inertia = Inertia<double>::from_com(l.mass, l.com, l.inertia);
+    const Eigen::Matrix3d cx = detail::skew<double>(l.com);
+    Matrix6 expected;
+    expected << l.inertia + l.mass * cx * cx.transpose(), l.mass * cx,  //
+        l.mass * cx.transpose(), l.mass * Eigen::Matrix3d::Identity();
+    REQUIRE(relative_error(inertia.matrix(), expected) < 1e-14);
+    REQUIRE(relative_error(inertia.com(), l.com) < 1e-14);
+    REQUIRE(relative_error(inertia.inertia_about_com(), l.inertia) < 1e-14);
+    const Motion<double> m = random_motion(gen);
+    REQUIRE(relative_error((inertia * m).vector(), expected * m.vector()) < 1e-14);
+
+    const Transform<double> x = random_transform(gen);
+    const Matrix6 xinv = x.motion_matrix().inverse();
+    const Matrix6 moved = xinv.transpose() * expected * xinv;
+    REQUIRE(relative_error(inertia.transformed_by(x).matrix(), moved) < 1e-13);
+    const ArticulatedInertia<double> ia(inertia);
+    REQUIRE(relative_error(ia.matrix(), expected) < 1e-14);
+    REQUIRE(relative_error(ia.transformed_by(x).matrix(), moved) < 1e-13);
+    REQUIRE(relative_error((ia * m).vector(), expected * m.vector()) < 1e-14);
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("forward kinematics equals the product of homogeneous matrices",
+                        "[spatial][kinematics]", test::MixedChains<double>) {
+  using Vector = typename TestType::Vector;
+  std::mt19937 gen(test::kSeed + 3);
+  for (int trial = 0; trial < 20; ++trial) {
+    const auto links = test::random_links<TestType>(gen);
+    const TestType model(links);
+    const Vector q = test::random_state<Vector>(gen, 3.0);
+    const auto poses = forward_kinematics(model, q);
+    Eigen::Matrix4d t = Eigen::Matrix4d::Identity();
+    const std::vector<bool> runtime = test::runtime_axes<TestType>::get();
+    for (std::size_t i = 0; i < std::size_t(TestType::nq); ++i) {
+      const Link<double>& l = links[i];
+      t = t * homogeneous(l.placement.rotation, l.placement.translation);
+      // the joint's axis: the link's own for run-time axes, else the type's (unknown here, so
+      // read from the model and checked against the link for run-time axes)
+      Eigen::Vector3d axis;
+      JointKind kind{};
+      auto read_joint = [&](const std::size_t j, const auto& joint) {
+        if (j == i) {
+          axis = joint.axis();
+          kind = joint.kind;
+        }
+      };
+      model.for_each_joint(read_joint);
+      if (runtime[i]) REQUIRE(relative_error(axis, l.axis->normalized()) < 1e-15);
+      const double qi = q[Eigen::Index(i)];
+      t = t * (kind == JointKind::revolute
+                   ? homogeneous(Eigen::AngleAxisd(qi, axis).toRotationMatrix(),
+                                 Eigen::Vector3d::Zero())
+                   : homogeneous(Eigen::Matrix3d::Identity(), qi * axis));
+      REQUIRE(relative_error(homogeneous(poses[i].rotation, poses[i].translation), t) < 1e-13);
+    }
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("link velocities are the time derivatives of the link poses",
+                        "[spatial][kinematics]", test::MixedChains<double>) {
+  using Vector = typename TestType::Vector;
+  std::mt19937 gen(test::kSeed + 4);
+  for (int trial = 0; trial < 10; ++trial) {
+    const TestType model(test::random_links<TestType>(gen));
+    const Vector q = test::random_state<Vector>(gen, 3.0);
+    const Vector qd = test::random_state<Vector>(gen, 1.0);
+    Data<TestType> data;
+    kinetic_energy(model, data, q, qd);  // fills data.v (link frames)
+    const double h = 1e-6;
+    const auto plus = forward_kinematics(model, Vector(q + h * qd));
+    const auto minus = forward_kinematics(model, Vector(q - h * qd));
+    const auto now = forward_kinematics(model, q);
+    for (std::size_t i = 0; i < std::size_t(TestType::nq); ++i) {
+      const Eigen::Matrix3d rdot = (plus[i].rotation - minus[i].rotation) / (2 * h);
+      const Eigen::Vector3d pdot = (plus[i].translation - minus[i].translation) / (2 * h);
+      // body velocity: [w]x = R^T Rdot, v = R^T pdot (velocity of the link origin, link axes)
+      const Eigen::Matrix3d wx = now[i].rotation.transpose() * rdot;
+      const Eigen::Vector3d w(wx(2, 1), wx(0, 2), wx(1, 0));
+      REQUIRE(relative_error(data.v[i].angular, w) < 1e-8);
+      REQUIRE(relative_error(data.v[i].linear, now[i].rotation.transpose() * pdot) < 1e-8);
+    }
+  }
+}
