@@ -15,7 +15,7 @@ void aba_pass(const Model& model, Data<Model>& data, const typename Model::Vecto
               const LinkForces<Model>* f_ext) noexcept {
   using Scalar = typename Model::Scalar;
   // Pass 1, base to tip: velocities, velocity-product accelerations, bias forces.
-  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i] = joint.pose(model.placement(i), q[k]);
     Motion<Scalar>& v = data.v[i];
@@ -29,7 +29,7 @@ void aba_pass(const Model& model, Data<Model>& data, const typename Model::Vecto
     if (f_ext) data.pA[i] -= (*f_ext)[i];
   });
   // Pass 2, tip to base: articulated inertias and bias forces.
-  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) {
+  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     // U_i = IA_i S_i;  D_i = S_i^T U_i (+ armature);  u_i = tau_i - S_i^T pA_i (- friction)
     data.U[i] = joint.column(data.IA[i]);
@@ -47,7 +47,7 @@ void aba_pass(const Model& model, Data<Model>& data, const typename Model::Vecto
     }
   });
   // Pass 3, base to tip: accelerations.
-  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     // a'_i = Xup_i a_p(i) + c_i, a_0 = -gravity;  qdd_i = (u_i - U_i^T a'_i) / D_i;
     // a_i = a'_i + S_i qdd_i

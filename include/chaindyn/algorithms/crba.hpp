@@ -11,17 +11,17 @@ namespace chaindyn {
 template <typename Model>
 void crba(const Model& model, Data<Model>& data, const typename Model::Vector& q) noexcept {
   using Scalar = typename Model::Scalar;
-  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)]);
     data.Ic[i] = model.inertia(i);  // I^c_i = I_i                              RBDA Table 6.2
   });
-  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) {
+  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto ki = Eigen::Index(i);
     // I^c_i is complete (its child added itself below): F = I^c_i S_i, M_ii = S_i^T F
     Force<Scalar> f = joint.column(data.Ic[i]);
     data.M(ki, ki) = joint.project(f) + model.armature()[ki];
     // M_ji = M_ij = S_j^T (Xup_{j+1}^T ... Xup_i^T F) for the ancestors j of i
-    model.for_each_ancestor(i, [&](const std::size_t j, const auto& ancestor) {
+    model.for_each_ancestor(i, [&](const std::size_t j, const auto& ancestor) CHAINDYN_ALWAYS_INLINE {
       f = data.liMi[j + 1].act(f);
       const auto kj = Eigen::Index(j);
       data.M(kj, ki) = data.M(ki, kj) = ancestor.project(f);

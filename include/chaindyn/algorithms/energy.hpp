@@ -14,7 +14,7 @@ typename Model::Scalar kinetic_energy(const Model& model, Data<Model>& data,
                                       const typename Model::Vector& qd) noexcept {
   using Scalar = typename Model::Scalar;
   Scalar t(0);
-  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i] = joint.pose(model.placement(i), q[k]);
     Motion<Scalar>& v = data.v[i];

@@ -11,7 +11,7 @@ namespace chaindyn {
 template <typename Model>
 void forward_kinematics(const Model& model, Data<Model>& data,
                         const typename Model::Vector& q) noexcept {
-  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)]);
     data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
   });

@@ -10,7 +10,7 @@ namespace chaindyn {
 /// zero at rest: stiction is not modelled). `rnea` adds it to tau, `aba` and
 /// `forward_dynamics_crba` subtract it from tau.
 template <typename Model>
-typename Model::Scalar joint_friction(const Model& model, std::size_t i,
+inline CHAINDYN_ALWAYS_INLINE typename Model::Scalar joint_friction(const Model& model, std::size_t i,
                                       const typename Model::Scalar& qd) noexcept {
   const auto k = Eigen::Index(i);
   return model.damping()[k] * qd + model.friction()[k] * detail::sign(qd);

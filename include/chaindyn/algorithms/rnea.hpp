@@ -17,7 +17,7 @@ void rnea_pass(const Model& model, Data<Model>& data, const typename Model::Vect
                const LinkForces<Model>* f_ext) noexcept {
   using Scalar = typename Model::Scalar;
   // Forward pass: base to tip.
-  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i] = joint.pose(model.placement(i), q[k]);
     Motion<Scalar>& v = data.v[i];
@@ -38,7 +38,7 @@ void rnea_pass(const Model& model, Data<Model>& data, const typename Model::Vect
     if (f_ext) f -= (*f_ext)[i];
   });
   // Backward pass: tip to base.
-  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) {
+  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     // tau_i = S_i^T f_i (+ friction + armature),  f_p(i) += Xup_i^* f_i     RBDA eq. (5.10-11)
     Scalar tau = joint.project(data.f[i]);

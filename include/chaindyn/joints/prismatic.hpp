@@ -24,27 +24,27 @@ struct PrismaticFixedModel {
   Vector3<Scalar> axis() const { return Vector3<Scalar>::Unit(K); }
 
   /// placement * Trans(q e_K).
-  Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
     return Transform<Scalar>(placement.rotation,
                              placement.translation + placement.rotation.col(K) * q);
   }
-  Motion<Scalar> motion(const Scalar& qd) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> motion(const Scalar& qd) const noexcept {
     Motion<Scalar> m;
     m.linear[K] = qd;
     return m;
   }
   /// v x (0; qd e_K) = (0; w x qd e_K).
-  Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
     return Motion<Scalar>(Vector3<Scalar>::Zero(), cross_axis<K>(v.angular, qd));
   }
-  Scalar project(const Force<Scalar>& f) const noexcept { return f.linear[K]; }
+  CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return f.linear[K]; }
   /// I S = (h x e_K; m e_K).
-  Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
     Force<Scalar> out(cross_axis<K>(inertia.first_moment, Scalar(1)), Vector3<Scalar>::Zero());
     out.linear[K] = inertia.mass;
     return out;
   }
-  Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
     return Force<Scalar>(ia.B.col(K), ia.C.col(K));
   }
 };
@@ -62,21 +62,21 @@ struct PrismaticAxisModel {
 
   Vector3<Scalar> axis() const { return a; }
 
-  Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
     return Transform<Scalar>(placement.rotation,
                              placement.translation + placement.rotation * (a * q));
   }
-  Motion<Scalar> motion(const Scalar& qd) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> motion(const Scalar& qd) const noexcept {
     return Motion<Scalar>(Vector3<Scalar>::Zero(), a * qd);
   }
-  Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
-    return Motion<Scalar>(Vector3<Scalar>::Zero(), v.angular.cross(a * qd));
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
+    return Motion<Scalar>(Vector3<Scalar>::Zero(), detail::cross3(v.angular, Vector3<Scalar>(a * qd)));
   }
-  Scalar project(const Force<Scalar>& f) const noexcept { return a.dot(f.linear); }
-  Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
-    return Force<Scalar>(inertia.first_moment.cross(a), inertia.mass * a);
+  CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return a.dot(f.linear); }
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
+    return Force<Scalar>(detail::cross3(inertia.first_moment, a), inertia.mass * a);
   }
-  Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
     return Force<Scalar>(ia.B * a, ia.C * a);
   }
 };

@@ -32,7 +32,7 @@ struct RevoluteFixedModel {
   Vector3<Scalar> axis() const { return Vector3<Scalar>::Unit(K); }
 
   /// placement * Rot_K(q): two columns of the placement rotation mix, the third is kept.
-  Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
     using std::cos;
     using std::sin;
     constexpr int i = (K + 1) % 3;
@@ -47,21 +47,21 @@ struct RevoluteFixedModel {
     out.translation = placement.translation;
     return out;
   }
-  Motion<Scalar> motion(const Scalar& qd) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> motion(const Scalar& qd) const noexcept {
     Motion<Scalar> m;
     m.angular[K] = qd;
     return m;
   }
-  Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
     return Motion<Scalar>(cross_axis<K>(v.angular, qd), cross_axis<K>(v.linear, qd));
   }
-  Scalar project(const Force<Scalar>& f) const noexcept { return f.angular[K]; }
+  CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return f.angular[K]; }
   /// I S = (I_O e_K; e_K x h).
-  Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
     return Force<Scalar>(inertia.rotational.col(K),
                          cross_axis<K>(inertia.first_moment, Scalar(-1)));
   }
-  Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
     return Force<Scalar>(ia.A.col(K), ia.B.row(K).transpose());
   }
 };
@@ -80,7 +80,7 @@ struct RevoluteAxisModel {
   Vector3<Scalar> axis() const { return a; }
 
   /// placement * Rot(a, q), Rot by Rodrigues' formula c 1 + s [a]x + (1 - c) a a^T.
-  Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
     using std::cos;
     using std::sin;
     const Scalar c = cos(q);
@@ -99,18 +99,18 @@ struct RevoluteAxisModel {
     rot(2, 1) += sa.x();
     return Transform<Scalar>(placement.rotation * rot, placement.translation);
   }
-  Motion<Scalar> motion(const Scalar& qd) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> motion(const Scalar& qd) const noexcept {
     return Motion<Scalar>(a * qd, Vector3<Scalar>::Zero());
   }
-  Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
     const Vector3<Scalar> w = a * qd;
-    return Motion<Scalar>(v.angular.cross(w), v.linear.cross(w));
+    return Motion<Scalar>(detail::cross3(v.angular, w), detail::cross3(v.linear, w));
   }
-  Scalar project(const Force<Scalar>& f) const noexcept { return a.dot(f.angular); }
-  Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
-    return Force<Scalar>(inertia.rotational * a, a.cross(inertia.first_moment));
+  CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return a.dot(f.angular); }
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
+    return Force<Scalar>(inertia.rotational * a, detail::cross3(a, inertia.first_moment));
   }
-  Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const ArticulatedInertia<Scalar>& ia) const noexcept {
     return Force<Scalar>(ia.A * a, ia.B.transpose() * a);
   }
 };

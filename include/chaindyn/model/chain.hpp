@@ -142,18 +142,18 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
 
   /// Calls f(i, joint_model) for i = 0 .. nq-1, i as std::integral_constant.
   template <typename F>
-  void for_each_joint(F&& f) const {
+  CHAINDYN_ALWAYS_INLINE void for_each_joint(F&& f) const {
     forward(f, std::make_index_sequence<nq>{});
   }
   /// Calls f(i, joint_model) for i = nq-1 .. 0, i as std::integral_constant.
   template <typename F>
-  void for_each_joint_reverse(F&& f) const {
+  CHAINDYN_ALWAYS_INLINE void for_each_joint_reverse(F&& f) const {
     backward(f, std::make_index_sequence<nq>{});
   }
   /// Calls f(j, joint_model) for j = i-1 .. 0, the ancestors of joint i, nearest first.
   template <typename F>
-  void for_each_ancestor(std::size_t i, F&& f) const {
-    for_each_joint_reverse([&](const std::size_t j, const auto& joint) {
+  CHAINDYN_ALWAYS_INLINE void for_each_ancestor(std::size_t i, F&& f) const {
+    for_each_joint_reverse([&](const std::size_t j, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       if (j < i) f(j, joint);
     });
   }
@@ -165,11 +165,11 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
                                                                    this->where(I))...);
   }
   template <typename F, std::size_t... I>
-  void forward(F& f, std::index_sequence<I...>) const {
+  CHAINDYN_ALWAYS_INLINE void forward(F& f, std::index_sequence<I...>) const {
     (f(std::integral_constant<std::size_t, I>{}, std::get<I>(joints_)), ...);
   }
   template <typename F, std::size_t... I>
-  void backward(F& f, std::index_sequence<I...>) const {
+  CHAINDYN_ALWAYS_INLINE void backward(F& f, std::index_sequence<I...>) const {
     constexpr std::size_t last = sizeof...(I) - 1;
     (f(std::integral_constant<std::size_t, last - I>{}, std::get<last - I>(joints_)), ...);
   }
@@ -204,15 +204,15 @@ class ChainN : public detail::ChainBase<Scalar, N> {
   const JointModel& joint(std::size_t i) const noexcept { return joints_[i]; }
 
   template <typename F>
-  void for_each_joint(F&& f) const {
+  CHAINDYN_ALWAYS_INLINE void for_each_joint(F&& f) const {
     for (std::size_t i = 0; i < std::size_t(N); ++i) f(i, joints_[i]);
   }
   template <typename F>
-  void for_each_joint_reverse(F&& f) const {
+  CHAINDYN_ALWAYS_INLINE void for_each_joint_reverse(F&& f) const {
     for (std::size_t i = N; i-- > 0;) f(i, joints_[i]);
   }
   template <typename F>
-  void for_each_ancestor(std::size_t i, F&& f) const {
+  CHAINDYN_ALWAYS_INLINE void for_each_ancestor(std::size_t i, F&& f) const {
     for (std::size_t j = i; j-- > 0;) f(j, joints_[j]);
   }
 

@@ -21,7 +21,7 @@ struct Inertia {
   Vector3<Scalar> first_moment = Vector3<Scalar>::Zero();   ///< h = m c
   Matrix3<Scalar> rotational = Matrix3<Scalar>::Zero();     ///< I_O, about the frame origin
 
-  Inertia() = default;
+  CHAINDYN_ALWAYS_INLINE Inertia() {}
 
   static Inertia Zero() { return Inertia(); }
 
@@ -48,12 +48,12 @@ struct Inertia {
   }
 
   /// I m: the momentum of the body moving with m (RBDA eq. 2.63).
-  Force<Scalar> operator*(const Motion<Scalar>& m) const {
-    return Force<Scalar>(rotational * m.angular + first_moment.cross(m.linear),
-                         mass * m.linear - first_moment.cross(m.angular));
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> operator*(const Motion<Scalar>& m) const {
+    return Force<Scalar>(detail::mul(rotational, m.angular) + detail::cross3(first_moment, m.linear),
+                         mass * m.linear - detail::cross3(first_moment, m.angular));
   }
 
-  Inertia& operator+=(const Inertia& o) {
+  CHAINDYN_ALWAYS_INLINE Inertia& operator+=(const Inertia& o) {
     mass += o.mass;
     first_moment += o.first_moment;
     rotational += o.rotational;
@@ -64,7 +64,7 @@ struct Inertia {
   /// The same body's inertia expressed in frame A, given `x` the pose of this frame in A:
   /// X^* I X^{-1}. With c' = p + R c:
   ///   h' = R h + m p,   I_O' = R I_O R^T - m [p]x[p]x - [p]x[R h]x - [R h]x[p]x.
-  Inertia transformed_by(const Transform<Scalar>& x) const {
+  CHAINDYN_ALWAYS_INLINE Inertia transformed_by(const Transform<Scalar>& x) const {
     Inertia out;
     out.mass = mass;
     const Vector3<Scalar> rh = x.rotation * first_moment;
@@ -95,17 +95,17 @@ struct ArticulatedInertia {
   Matrix3<Scalar> B = Matrix3<Scalar>::Zero();  ///< angular-linear
   Matrix3<Scalar> C = Matrix3<Scalar>::Zero();  ///< linear-linear
 
-  ArticulatedInertia() = default;
+  CHAINDYN_ALWAYS_INLINE ArticulatedInertia() {}
   /// A rigid body's inertia as an articulated inertia: A = I_O, B = [h]x, C = m 1.
-  explicit ArticulatedInertia(const Inertia<Scalar>& i)
+  CHAINDYN_ALWAYS_INLINE explicit ArticulatedInertia(const Inertia<Scalar>& i)
       : A(i.rotational), B(detail::skew(i.first_moment)),
         C(i.mass * Matrix3<Scalar>::Identity()) {}
 
-  Force<Scalar> operator*(const Motion<Scalar>& m) const {
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> operator*(const Motion<Scalar>& m) const {
     return Force<Scalar>(A * m.angular + B * m.linear, B.transpose() * m.angular + C * m.linear);
   }
 
-  ArticulatedInertia& operator+=(const ArticulatedInertia& o) {
+  CHAINDYN_ALWAYS_INLINE ArticulatedInertia& operator+=(const ArticulatedInertia& o) {
     A += o.A;
     B += o.B;
     C += o.C;
@@ -113,7 +113,7 @@ struct ArticulatedInertia {
   }
 
   /// IA - U U^T / d, the articulated inertia passed to the parent (RBDA Table 7.1).
-  void subtract_outer(const Force<Scalar>& u, const Scalar& inv_d) {
+  CHAINDYN_ALWAYS_INLINE void subtract_outer(const Force<Scalar>& u, const Scalar& inv_d) {
     const Vector3<Scalar> ua = u.angular * inv_d;
     const Vector3<Scalar> ul = u.linear * inv_d;
     A.noalias() -= ua * u.angular.transpose();
@@ -125,7 +125,7 @@ struct ArticulatedInertia {
   /// Rotating gives A' = R A R^T, B' = R B R^T, C' = R C R^T; shifting the origin by p with
   /// P = [p]x then gives (T^* IA' T^{-1}, T = [1 0; P 1]):
   ///   A'' = A' - B' P + P B'^T - P C' P,   B'' = B' + P C',   C'' = C'.
-  ArticulatedInertia transformed_by(const Transform<Scalar>& x) const {
+  CHAINDYN_ALWAYS_INLINE ArticulatedInertia transformed_by(const Transform<Scalar>& x) const {
     const Matrix3<Scalar>& r = x.rotation;
     ArticulatedInertia out;
     out.C = r * C * r.transpose();

@@ -16,8 +16,8 @@ struct Motion {
   Vector3<Scalar> angular = Vector3<Scalar>::Zero();
   Vector3<Scalar> linear = Vector3<Scalar>::Zero();
 
-  Motion() = default;
-  Motion(const Vector3<Scalar>& angular_, const Vector3<Scalar>& linear_)
+  CHAINDYN_ALWAYS_INLINE Motion() {}
+  CHAINDYN_ALWAYS_INLINE Motion(const Vector3<Scalar>& angular_, const Vector3<Scalar>& linear_)
       : angular(angular_), linear(linear_) {}
 
   static Motion Zero() { return Motion(); }
@@ -29,23 +29,23 @@ struct Motion {
     return out;
   }
 
-  Motion& operator+=(const Motion& o) {
+  CHAINDYN_ALWAYS_INLINE Motion& operator+=(const Motion& o) {
     angular += o.angular;
     linear += o.linear;
     return *this;
   }
-  Motion& operator-=(const Motion& o) {
+  CHAINDYN_ALWAYS_INLINE Motion& operator-=(const Motion& o) {
     angular -= o.angular;
     linear -= o.linear;
     return *this;
   }
-  friend Motion operator+(Motion a, const Motion& b) { return a += b; }
-  friend Motion operator-(Motion a, const Motion& b) { return a -= b; }
-  friend Motion operator-(const Motion& a) { return Motion(-a.angular, -a.linear); }
-  friend Motion operator*(const Scalar& s, const Motion& m) {
+  friend CHAINDYN_ALWAYS_INLINE Motion operator+(Motion a, const Motion& b) { return a += b; }
+  friend CHAINDYN_ALWAYS_INLINE Motion operator-(Motion a, const Motion& b) { return a -= b; }
+  friend CHAINDYN_ALWAYS_INLINE Motion operator-(const Motion& a) { return Motion(-a.angular, -a.linear); }
+  friend CHAINDYN_ALWAYS_INLINE Motion operator*(const Scalar& s, const Motion& m) {
     return Motion(s * m.angular, s * m.linear);
   }
-  friend Motion operator*(const Motion& m, const Scalar& s) { return s * m; }
+  friend CHAINDYN_ALWAYS_INLINE Motion operator*(const Motion& m, const Scalar& s) { return s * m; }
 };
 
 template <typename Scalar>
@@ -53,8 +53,8 @@ struct Force {
   Vector3<Scalar> angular = Vector3<Scalar>::Zero();  ///< moment about the frame origin
   Vector3<Scalar> linear = Vector3<Scalar>::Zero();   ///< resultant force
 
-  Force() = default;
-  Force(const Vector3<Scalar>& angular_, const Vector3<Scalar>& linear_)
+  CHAINDYN_ALWAYS_INLINE Force() {}
+  CHAINDYN_ALWAYS_INLINE Force(const Vector3<Scalar>& angular_, const Vector3<Scalar>& linear_)
       : angular(angular_), linear(linear_) {}
 
   static Force Zero() { return Force(); }
@@ -66,47 +66,47 @@ struct Force {
     return out;
   }
 
-  Force& operator+=(const Force& o) {
+  CHAINDYN_ALWAYS_INLINE Force& operator+=(const Force& o) {
     angular += o.angular;
     linear += o.linear;
     return *this;
   }
-  Force& operator-=(const Force& o) {
+  CHAINDYN_ALWAYS_INLINE Force& operator-=(const Force& o) {
     angular -= o.angular;
     linear -= o.linear;
     return *this;
   }
-  friend Force operator+(Force a, const Force& b) { return a += b; }
-  friend Force operator-(Force a, const Force& b) { return a -= b; }
-  friend Force operator-(const Force& a) { return Force(-a.angular, -a.linear); }
-  friend Force operator*(const Scalar& s, const Force& f) {
+  friend CHAINDYN_ALWAYS_INLINE Force operator+(Force a, const Force& b) { return a += b; }
+  friend CHAINDYN_ALWAYS_INLINE Force operator-(Force a, const Force& b) { return a -= b; }
+  friend CHAINDYN_ALWAYS_INLINE Force operator-(const Force& a) { return Force(-a.angular, -a.linear); }
+  friend CHAINDYN_ALWAYS_INLINE Force operator*(const Scalar& s, const Force& f) {
     return Force(s * f.angular, s * f.linear);
   }
-  friend Force operator*(const Force& f, const Scalar& s) { return s * f; }
+  friend CHAINDYN_ALWAYS_INLINE Force operator*(const Force& f, const Scalar& s) { return s * f; }
 };
 
 /// Power: m . f = omega . n + v . f (RBDA eq. 2.11).
 template <typename Scalar>
-Scalar dot(const Motion<Scalar>& m, const Force<Scalar>& f) {
+inline CHAINDYN_ALWAYS_INLINE Scalar dot(const Motion<Scalar>& m, const Force<Scalar>& f) {
   return m.angular.dot(f.angular) + m.linear.dot(f.linear);
 }
 template <typename Scalar>
-Scalar dot(const Force<Scalar>& f, const Motion<Scalar>& m) {
+inline CHAINDYN_ALWAYS_INLINE Scalar dot(const Force<Scalar>& f, const Motion<Scalar>& m) {
   return dot(m, f);
 }
 
 /// Motion cross product m x n = (w x w'; w x v' + v x w') (RBDA eq. 2.31).
 template <typename Scalar>
-Motion<Scalar> cross(const Motion<Scalar>& m, const Motion<Scalar>& n) {
-  return Motion<Scalar>(m.angular.cross(n.angular),
-                        m.angular.cross(n.linear) + m.linear.cross(n.angular));
+inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> cross(const Motion<Scalar>& m, const Motion<Scalar>& n) {
+  return Motion<Scalar>(detail::cross3(m.angular, n.angular),
+                        detail::cross3(m.angular, n.linear) + detail::cross3(m.linear, n.angular));
 }
 
 /// Force cross product m x* f = (w x n + v x f; w x f) (RBDA eq. 2.32).
 template <typename Scalar>
-Force<Scalar> cross(const Motion<Scalar>& m, const Force<Scalar>& f) {
-  return Force<Scalar>(m.angular.cross(f.angular) + m.linear.cross(f.linear),
-                       m.angular.cross(f.linear));
+inline CHAINDYN_ALWAYS_INLINE Force<Scalar> cross(const Motion<Scalar>& m, const Force<Scalar>& f) {
+  return Force<Scalar>(detail::cross3(m.angular, f.angular) + detail::cross3(m.linear, f.linear),
+                       detail::cross3(m.angular, f.linear));
 }
 
 }  // namespace chaindyn

@@ -20,8 +20,8 @@ struct Transform {
   Matrix3<Scalar> rotation = Matrix3<Scalar>::Identity();
   Vector3<Scalar> translation = Vector3<Scalar>::Zero();
 
-  Transform() = default;
-  Transform(const Matrix3<Scalar>& rotation_, const Vector3<Scalar>& translation_)
+  CHAINDYN_ALWAYS_INLINE Transform() {}
+  CHAINDYN_ALWAYS_INLINE Transform(const Matrix3<Scalar>& rotation_, const Vector3<Scalar>& translation_)
       : rotation(rotation_), translation(translation_) {}
 
   static Transform Identity() { return Transform(); }
@@ -45,7 +45,7 @@ struct Transform {
   }
 
   /// Composition: (pose of B in A) * (pose of C in B) = pose of C in A.
-  friend Transform operator*(const Transform& ab, const Transform& bc) {
+  friend CHAINDYN_ALWAYS_INLINE Transform operator*(const Transform& ab, const Transform& bc) {
     return Transform(ab.rotation * bc.rotation, ab.rotation * bc.translation + ab.translation);
   }
 
@@ -56,29 +56,31 @@ struct Transform {
   }
 
   /// A point's coordinates in A from its coordinates in B.
-  Vector3<Scalar> act_point(const Vector3<Scalar>& x) const {
+  CHAINDYN_ALWAYS_INLINE Vector3<Scalar> act_point(const Vector3<Scalar>& x) const {
     return rotation * x + translation;
   }
 
   /// Motion in B -> A: (R w; R v + p x R w) (RBDA eq. 2.24 for ^A X_B).
-  Motion<Scalar> act(const Motion<Scalar>& m) const {
-    const Vector3<Scalar> w = rotation * m.angular;
-    return Motion<Scalar>(w, rotation * m.linear + translation.cross(w));
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> act(const Motion<Scalar>& m) const {
+    const Vector3<Scalar> w = detail::mul(rotation, m.angular);
+    return Motion<Scalar>(w, detail::mul(rotation, m.linear) + detail::cross3(translation, w));
   }
   /// Motion in A -> B: (R^T w; R^T (v - p x w)).
-  Motion<Scalar> act_inv(const Motion<Scalar>& m) const {
-    return Motion<Scalar>(rotation.transpose() * m.angular,
-                          rotation.transpose() * (m.linear - translation.cross(m.angular)));
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> act_inv(const Motion<Scalar>& m) const {
+    const Vector3<Scalar> v = m.linear - detail::cross3(translation, m.angular);
+    return Motion<Scalar>(detail::mul_transpose(rotation, m.angular),
+                          detail::mul_transpose(rotation, v));
   }
   /// Force in B -> A: (R n + p x R f; R f) (RBDA eq. 2.25).
-  Force<Scalar> act(const Force<Scalar>& f) const {
-    const Vector3<Scalar> lin = rotation * f.linear;
-    return Force<Scalar>(rotation * f.angular + translation.cross(lin), lin);
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> act(const Force<Scalar>& f) const {
+    const Vector3<Scalar> lin = detail::mul(rotation, f.linear);
+    return Force<Scalar>(detail::mul(rotation, f.angular) + detail::cross3(translation, lin), lin);
   }
   /// Force in A -> B: (R^T (n - p x f); R^T f).
-  Force<Scalar> act_inv(const Force<Scalar>& f) const {
-    return Force<Scalar>(rotation.transpose() * (f.angular - translation.cross(f.linear)),
-                         rotation.transpose() * f.linear);
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> act_inv(const Force<Scalar>& f) const {
+    const Vector3<Scalar> n = f.angular - detail::cross3(translation, f.linear);
+    return Force<Scalar>(detail::mul_transpose(rotation, n),
+                         detail::mul_transpose(rotation, f.linear));
   }
 
   /// The 6x6 Plucker matrix of act() on motions, [R 0; [p]R R] (for tests and users; the
