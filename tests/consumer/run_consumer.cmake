@@ -1,0 +1,97 @@
+# Proves that chaindyn can be consumed both ways, offline:
+#   1. `cmake --install` the chaindyn build tree to a temporary prefix, then configure, build
+#      and run tests/consumer/find_package against that prefix (find_package(chaindyn));
+#   2. configure, build and run tests/consumer/add_subdirectory on the source tree.
+# Any failure is FATAL_ERROR. Run by CTest (test "chaindyn_consumer"), or by hand:
+#   cmake -DCHAINDYN_SOURCE_DIR=. -DCHAINDYN_BINARY_DIR=build/default \
+#         -DWORK_DIR=/tmp/chaindyn-consumer -P tests/consumer/run_consumer.cmake
+
+cmake_minimum_required(VERSION 3.22)
+
+foreach(var CHAINDYN_SOURCE_DIR CHAINDYN_BINARY_DIR WORK_DIR)
+  if(NOT ${var})
+    message(FATAL_ERROR "run_consumer.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+if(NOT CONSUMER_BUILD_TYPE)
+  set(CONSUMER_BUILD_TYPE Release)
+endif()
+
+set(common_args "-DCMAKE_BUILD_TYPE=${CONSUMER_BUILD_TYPE}"
+                # Only the prefix under test may provide chaindyn.
+                "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF"
+                "-DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF")
+if(CONSUMER_GENERATOR)
+  list(APPEND common_args -G "${CONSUMER_GENERATOR}")
+endif()
+if(CONSUMER_CXX_COMPILER)
+  list(APPEND common_args "-DCMAKE_CXX_COMPILER=${CONSUMER_CXX_COMPILER}")
+endif()
+
+# run(<step> <command>...): runs the command, echoes its output on failure, stops on failure.
+function(run step)
+  message(STATUS "consumer: ${step}")
+  execute_process(COMMAND ${ARGN}
+    RESULT_VARIABLE result
+    OUTPUT_VARIABLE out
+    ERROR_VARIABLE out)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "consumer: ${step} failed (${result}):\n${out}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(prefix "${WORK_DIR}/prefix")
+set(consumers "${CHAINDYN_SOURCE_DIR}/tests/consumer")
+
+# 1. Install, then find_package().
+run("install chaindyn to ${prefix}"
+    "${CMAKE_COMMAND}" --install "${CHAINDYN_BINARY_DIR}" --prefix "${prefix}"
+    --config "${CONSUMER_BUILD_TYPE}")
+foreach(required include/chaindyn/chaindyn.hpp share/cmake/chaindyn/chaindynConfig.cmake
+                 share/cmake/chaindyn/chaindynConfigVersion.cmake
+                 share/cmake/chaindyn/chaindynTargets.cmake)
+  if(NOT EXISTS "${prefix}/${required}")
+    message(FATAL_ERROR "consumer: the install is missing ${required}")
+  endif()
+endforeach()
+
+run("configure find_package consumer"
+    "${CMAKE_COMMAND}" -S "${consumers}/find_package" -B "${WORK_DIR}/find_package"
+    ${common_args} "-DCMAKE_PREFIX_PATH=${prefix}" "-DEXPECTED_PREFIX=${prefix}")
+run("build find_package consumer"
+    "${CMAKE_COMMAND}" --build "${WORK_DIR}/find_package" --config "${CONSUMER_BUILD_TYPE}")
+find_program(find_package_exe consumer
+  PATHS "${WORK_DIR}/find_package" "${WORK_DIR}/find_package/${CONSUMER_BUILD_TYPE}"
+  NO_DEFAULT_PATH REQUIRED)
+run("run find_package consumer" "${find_package_exe}")
+message(STATUS "consumer: ${last_output}")
+
+# A version the package must refuse (SameMajorVersion): 1.0 is not satisfied by 0.x.
+file(WRITE "${WORK_DIR}/wrong_version/CMakeLists.txt" "
+cmake_minimum_required(VERSION 3.22)
+project(wrong_version LANGUAGES NONE)
+find_package(chaindyn 1.0 QUIET)
+if(chaindyn_FOUND)
+  message(FATAL_ERROR \"chaindyn \${chaindyn_VERSION} accepted a request for 1.0\")
+endif()
+")
+run("check that version 1.0 is refused"
+    "${CMAKE_COMMAND}" -S "${WORK_DIR}/wrong_version" -B "${WORK_DIR}/wrong_version/build"
+    "-DCMAKE_PREFIX_PATH=${prefix}")
+
+# 2. add_subdirectory().
+run("configure add_subdirectory consumer"
+    "${CMAKE_COMMAND}" -S "${consumers}/add_subdirectory" -B "${WORK_DIR}/add_subdirectory"
+    ${common_args} "-DCHAINDYN_SOURCE_DIR=${CHAINDYN_SOURCE_DIR}")
+run("build add_subdirectory consumer"
+    "${CMAKE_COMMAND}" --build "${WORK_DIR}/add_subdirectory" --config "${CONSUMER_BUILD_TYPE}")
+find_program(add_subdirectory_exe consumer
+  PATHS "${WORK_DIR}/add_subdirectory" "${WORK_DIR}/add_subdirectory/${CONSUMER_BUILD_TYPE}"
+  NO_DEFAULT_PATH REQUIRED)
+run("run add_subdirectory consumer" "${add_subdirectory_exe}")
+message(STATUS "consumer: ${last_output}")
+
+message(STATUS "consumer: find_package and add_subdirectory consumers OK")
