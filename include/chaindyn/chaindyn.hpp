@@ -5,7 +5,8 @@
 ///
 /// rnea (tau from qdd), crba (M), aba (qdd from tau), nonlinear_effects (C qd + g),
 /// gravity_torques (g), forward_dynamics_crba (the O(n^3) reference), forward_kinematics,
-/// kinetic_energy, potential_energy; the Lagrangian closed forms in chaindyn::closed_form.
+/// kinetic_energy, potential_energy; the Lagrangian closed forms in chaindyn::closed_form;
+/// built-in robots in chaindyn::robots.
 /// Conventions: docs/conventions.md.
 #pragma once
 
@@ -31,3 +32,6 @@
 #include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/algorithms/nonlinear_effects.hpp"
 #include "chaindyn/algorithms/rnea.hpp"
+
+#include "chaindyn/closed_form/closed_form.hpp"
+#include "chaindyn/robots/kuka_iiwa.hpp"

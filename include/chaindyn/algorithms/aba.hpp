@@ -10,7 +10,7 @@ namespace chaindyn {
 namespace detail {
 
 template <typename Model>
-void aba_pass(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
               const typename Model::Vector& qd, const typename Model::Vector& tau,
               const LinkForces<Model>* f_ext) noexcept {
   using Scalar = typename Model::Scalar;
@@ -63,7 +63,7 @@ void aba_pass(const Model& model, Data<Model>& data, const typename Model::Vecto
 /// Forward dynamics qdd = M^-1 (tau - C qd - g - friction), O(n), with armature. Fills
 /// data.qdd (and data.liMi, v, a, c, IA, pA, U, D, u).
 template <typename Model>
-void aba(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+void aba(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
          const typename Model::Vector& qd, const typename Model::Vector& tau) noexcept {
   detail::aba_pass(model, data, q, qd, tau, nullptr);
 }
@@ -71,7 +71,7 @@ void aba(const Model& model, Data<Model>& data, const typename Model::Vector& q,
 /// Forward dynamics with external wrenches f_ext[i] on link i, expressed in link i's frame
 /// about its origin ([moment; force]). Fills data.qdd.
 template <typename Model>
-void aba(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+void aba(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
          const typename Model::Vector& qd, const typename Model::Vector& tau,
          const LinkForces<Model>& f_ext) noexcept {
   detail::aba_pass(model, data, q, qd, tau, &f_ext);

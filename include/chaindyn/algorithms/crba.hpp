@@ -9,7 +9,7 @@ namespace chaindyn {
 /// M(q), symmetric positive definite, both triangles filled, armature on the diagonal.
 /// Fills data.M (and data.liMi, data.Ic).
 template <typename Model>
-void crba(const Model& model, Data<Model>& data, const typename Model::Vector& q) noexcept {
+void crba(const Model& model, DataFor<Model>& data, const typename Model::Vector& q) noexcept {
   using Scalar = typename Model::Scalar;
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)]);

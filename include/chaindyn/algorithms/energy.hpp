@@ -9,7 +9,7 @@ namespace chaindyn {
 /// T = sum_i 1/2 v_i . I_i v_i + sum_i 1/2 armature_i qd_i^2 = 1/2 qd^T M(q) qd (J).
 /// Fills data.kinetic_energy (and data.liMi, data.v).
 template <typename Model>
-typename Model::Scalar kinetic_energy(const Model& model, Data<Model>& data,
+typename Model::Scalar kinetic_energy(const Model& model, DataFor<Model>& data,
                                       const typename Model::Vector& q,
                                       const typename Model::Vector& qd) noexcept {
   using Scalar = typename Model::Scalar;
@@ -36,7 +36,7 @@ typename Model::Scalar kinetic_energy(const Model& model, const typename Model::
 /// centre of mass is at the height of the base origin (J). Fills data.potential_energy (and
 /// data.liMi, data.oMi).
 template <typename Model>
-typename Model::Scalar potential_energy(const Model& model, Data<Model>& data,
+typename Model::Scalar potential_energy(const Model& model, DataFor<Model>& data,
                                         const typename Model::Vector& q) noexcept {
   using Scalar = typename Model::Scalar;
   forward_kinematics(model, data, q);

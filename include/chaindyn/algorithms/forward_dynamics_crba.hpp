@@ -44,7 +44,7 @@ void cholesky_solve(const Matrix& l, Vector& x) noexcept {
 /// qdd = M(q)^-1 (tau - C(q, qd) qd - g(q) - friction(qd)), O(n^3). Fills data.qdd, data.M,
 /// data.L (Cholesky factor of M), data.nle.
 template <typename Model>
-void forward_dynamics_crba(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+void forward_dynamics_crba(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
                            const typename Model::Vector& qd,
                            const typename Model::Vector& tau) noexcept {
   crba(model, data, q);

@@ -9,7 +9,7 @@ namespace chaindyn {
 /// Fills data.liMi (pose of link i in its parent: placement_i * J_i(q_i)) and data.oMi (pose
 /// of link i in the base frame: oMi[i] = oMi[i-1] * liMi[i]).
 template <typename Model>
-void forward_kinematics(const Model& model, Data<Model>& data,
+void forward_kinematics(const Model& model, DataFor<Model>& data,
                         const typename Model::Vector& q) noexcept {
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)]);

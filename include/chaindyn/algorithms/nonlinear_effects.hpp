@@ -9,7 +9,7 @@ namespace chaindyn {
 /// g(q): the joint torques that hold the chain still against gravity (RNEA with qd = qdd = 0,
 /// no friction). Fills data.tau.
 template <typename Model>
-void gravity_torques(const Model& model, Data<Model>& data,
+void gravity_torques(const Model& model, DataFor<Model>& data,
                      const typename Model::Vector& q) noexcept {
   detail::rnea_pass<false, false, false>(model, data, q, q, q, nullptr);
 }
@@ -24,7 +24,7 @@ typename Model::Vector gravity_torques(const Model& model, const typename Model:
 /// h(q, qd) = C(q, qd) qd + g(q): Coriolis, centrifugal and gravity torques (RNEA with
 /// qdd = 0; friction excluded, see friction_torques). Fills data.nle.
 template <typename Model>
-void nonlinear_effects(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+void nonlinear_effects(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
                        const typename Model::Vector& qd) noexcept {
   detail::rnea_pass<true, false, false>(model, data, q, qd, qd, nullptr);
   data.nle = data.tau;

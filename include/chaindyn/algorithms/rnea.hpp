@@ -12,7 +12,7 @@ namespace detail {
 /// The RNEA with terms switched off at compile time, shared by rnea, nonlinear_effects and
 /// gravity_torques. Fills data.liMi, data.v (when kVelocity), data.a, data.f, data.tau.
 template <bool kVelocity, bool kAcceleration, bool kJointDynamics, typename Model>
-void rnea_pass(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
                const typename Model::Vector& qd, const typename Model::Vector& qdd,
                const LinkForces<Model>* f_ext) noexcept {
   using Scalar = typename Model::Scalar;
@@ -56,7 +56,7 @@ void rnea_pass(const Model& model, Data<Model>& data, const typename Model::Vect
 /// and armature from the model and gravity as the base acceleration. O(n). Fills data.tau
 /// (and data.liMi, v, a, f).
 template <typename Model>
-void rnea(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+void rnea(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
           const typename Model::Vector& qd, const typename Model::Vector& qdd) noexcept {
   detail::rnea_pass<true, true, true>(model, data, q, qd, qdd, nullptr);
 }
@@ -64,7 +64,7 @@ void rnea(const Model& model, Data<Model>& data, const typename Model::Vector& q
 /// Inverse dynamics with external wrenches: f_ext[i] acts on link i, expressed in link i's
 /// frame about its origin ([moment; force]). tau = ... - sum_i J_i^T f_ext[i]. Fills data.tau.
 template <typename Model>
-void rnea(const Model& model, Data<Model>& data, const typename Model::Vector& q,
+void rnea(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
           const typename Model::Vector& qd, const typename Model::Vector& qdd,
           const LinkForces<Model>& f_ext) noexcept {
   detail::rnea_pass<true, true, true>(model, data, q, qd, qdd, &f_ext);

@@ -48,4 +48,21 @@ struct Data {
   Scalar potential_energy = Scalar(0);
 };
 
+/// The Data of a const model type is the model's Data, so `Data<decltype(arm)>` works for a
+/// `const` arm too.
+template <typename Model>
+struct Data<const Model> : Data<Model> {};
+
+namespace detail {
+template <typename T>
+struct type_identity {
+  using type = T;
+};
+}  // namespace detail
+
+/// The workspace parameter of the in-place algorithms: Data<Model>, with Model deduced from the
+/// model argument only (so a Data<const Model> binds too).
+template <typename Model>
+using DataFor = typename detail::type_identity<Data<Model>>::type;
+
 }  // namespace chaindyn
