@@ -425,7 +425,8 @@ TEST_CASE("SphericalPendulum: Asfour's 3D pendulum M, C qd, g(q) and energies",
     CHECK(p.potential_energy(q) == Approx(E_pot).margin(1e-12));
     // the bob of to_chain() is at r = l (sin th cos ph, sin th sin ph, -cos th)
     const auto chain = p.to_chain();
-    const auto poses = forward_kinematics(chain, SphericalPendulum<double>::to_chain_coordinates(q));
+    const auto poses =
+        forward_kinematics(chain, SphericalPendulum<double>::to_chain_coordinates(q));
     const Eigen::Vector3d r(l * sin(th) * cos(q[1]), l * sin(th) * sin(q[1]), -l * cos(th));
     CHECK(relative_error(poses[1].act_point(chain.link(1).com), r) <= kTolerance);
   }
