@@ -210,7 +210,7 @@ TEMPLATE_LIST_TEST_CASE("external wrenches: their power equals (tau_free - tau_e
   });
 }
 
-TEMPLATE_LIST_TEST_CASE("in-place and returning forms agree; reusing Data changes nothing",
+TEMPLATE_LIST_TEST_CASE("in-place and returning forms agree, and reusing Data changes nothing",
                         "[identities]", test::MixedChains<double>) {
   using Vector = typename TestType::Vector;
   Data<TestType> data;

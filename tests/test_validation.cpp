@@ -152,7 +152,7 @@ TEST_CASE("a joint count that does not match the chain type is refused", "[valid
   CHECK_THAT(message_of(links), Contains("2 links given to a chain of 3 joints"));
 }
 
-TEST_CASE("a massless tail that makes M singular is refused; armature rescues it",
+TEST_CASE("a massless tail that makes M singular is refused, and armature rescues it",
           "[validation]") {
   auto links = good_links();
   links[2].mass = 0;
