@@ -78,6 +78,61 @@ inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> mul_transpose(const Matrix3<Scalar
                          m(0, 2) * v.x() + m(1, 2) * v.y() + m(2, 2) * v.z());
 }
 
+/// a b for 3x3 matrices, written out (g++ 12 calls Eigen's 3x3 product out of line).
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> mul(const Matrix3<Scalar>& a,
+                                                  const Matrix3<Scalar>& b) {
+  Matrix3<Scalar> out;
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      out(i, j) = a(i, 0) * b(0, j) + a(i, 1) * b(1, j) + a(i, 2) * b(2, j);
+    }
+  }
+  return out;
+}
+
+/// r s r^T for a symmetric s (a change of basis of an inertia-like matrix); symmetric result.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> rotate_symmetric(const Matrix3<Scalar>& r,
+                                                               const Matrix3<Scalar>& s) {
+  const Matrix3<Scalar> t = mul(r, s);
+  Matrix3<Scalar> out;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = i; j < 3; ++j) {
+      out(i, j) = t(i, 0) * r(j, 0) + t(i, 1) * r(j, 1) + t(i, 2) * r(j, 2);
+      out(j, i) = out(i, j);
+    }
+  }
+  return out;
+}
+
+/// r m r^T for a general m.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> rotate(const Matrix3<Scalar>& r,
+                                                     const Matrix3<Scalar>& m) {
+  const Matrix3<Scalar> t = mul(r, m);
+  Matrix3<Scalar> out;
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      out(i, j) = t(i, 0) * r(j, 0) + t(i, 1) * r(j, 1) + t(i, 2) * r(j, 2);
+    }
+  }
+  return out;
+}
+
+/// [p]x m: each column crossed with p.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> skew_mul(const Vector3<Scalar>& p,
+                                                       const Matrix3<Scalar>& m) {
+  Matrix3<Scalar> out;
+  for (int j = 0; j < 3; ++j) {
+    out(0, j) = p.y() * m(2, j) - p.z() * m(1, j);
+    out(1, j) = p.z() * m(0, j) - p.x() * m(2, j);
+    out(2, j) = p.x() * m(1, j) - p.y() * m(0, j);
+  }
+  return out;
+}
+
 /// a x (s e_k): the cross product with a scaled coordinate axis, the sparsity a joint whose
 /// axis is in its type exploits (two products instead of six).
 template <int K, typename Scalar>

@@ -67,13 +67,22 @@ struct Inertia {
   CHAINDYN_ALWAYS_INLINE Inertia transformed_by(const Transform<Scalar>& x) const {
     Inertia out;
     out.mass = mass;
-    const Vector3<Scalar> rh = x.rotation * first_moment;
+    const Vector3<Scalar> rh = detail::mul(x.rotation, first_moment);
     const Vector3<Scalar>& p = x.translation;
     out.first_moment = rh + mass * p;
-    const Matrix3<Scalar> px = detail::skew(p);
-    const Matrix3<Scalar> pxrh = px * detail::skew(rh);
-    out.rotational = x.rotation * rotational * x.rotation.transpose() - mass * (px * px) - pxrh -
-                     pxrh.transpose();
+    // [a]x[b]x = b a^T - (a . b) 1 turns the shift into
+    //   -m [p]x[p]x - [p]x[Rh]x - [Rh]x[p]x = (m p.p + 2 p.Rh) 1 - (m p p^T + p Rh^T + Rh p^T)
+    const Vector3<Scalar> mp = mass * p;
+    const Scalar diag = p.dot(mp) + Scalar(2) * p.dot(rh);
+    out.rotational = detail::rotate_symmetric(x.rotation, rotational);
+    for (int i = 0; i < 3; ++i) {
+      for (int j = i; j < 3; ++j) {
+        const Scalar t = mp[i] * p[j] + p[i] * rh[j] + rh[i] * p[j];
+        out.rotational(i, j) -= t;
+        if (j != i) out.rotational(j, i) -= t;
+      }
+      out.rotational(i, i) += diag;
+    }
     return out;
   }
 
@@ -102,7 +111,8 @@ struct ArticulatedInertia {
         C(i.mass * Matrix3<Scalar>::Identity()) {}
 
   CHAINDYN_ALWAYS_INLINE Force<Scalar> operator*(const Motion<Scalar>& m) const {
-    return Force<Scalar>(A * m.angular + B * m.linear, B.transpose() * m.angular + C * m.linear);
+    return Force<Scalar>(detail::mul(A, m.angular) + detail::mul(B, m.linear),
+                         detail::mul_transpose(B, m.angular) + detail::mul(C, m.linear));
   }
 
   CHAINDYN_ALWAYS_INLINE ArticulatedInertia& operator+=(const ArticulatedInertia& o) {
@@ -116,9 +126,13 @@ struct ArticulatedInertia {
   CHAINDYN_ALWAYS_INLINE void subtract_outer(const Force<Scalar>& u, const Scalar& inv_d) {
     const Vector3<Scalar> ua = u.angular * inv_d;
     const Vector3<Scalar> ul = u.linear * inv_d;
-    A.noalias() -= ua * u.angular.transpose();
-    B.noalias() -= ua * u.linear.transpose();
-    C.noalias() -= ul * u.linear.transpose();
+    for (int j = 0; j < 3; ++j) {
+      for (int i = 0; i < 3; ++i) {
+        A(i, j) -= ua[i] * u.angular[j];
+        B(i, j) -= ua[i] * u.linear[j];
+        C(i, j) -= ul[i] * u.linear[j];
+      }
+    }
   }
 
   /// The inertia expressed in frame A given `x`, the pose of this frame in A: X^* IA X^{-1}.
@@ -127,13 +141,22 @@ struct ArticulatedInertia {
   ///   A'' = A' - B' P + P B'^T - P C' P,   B'' = B' + P C',   C'' = C'.
   CHAINDYN_ALWAYS_INLINE ArticulatedInertia transformed_by(const Transform<Scalar>& x) const {
     const Matrix3<Scalar>& r = x.rotation;
+    const Vector3<Scalar>& p = x.translation;
     ArticulatedInertia out;
-    out.C = r * C * r.transpose();
-    const Matrix3<Scalar> b = r * B * r.transpose();
-    const Matrix3<Scalar> p = detail::skew(x.translation);
-    const Matrix3<Scalar> pc = p * out.C;
-    const Matrix3<Scalar> pbt = p * b.transpose();
-    out.A = r * A * r.transpose() + pbt + pbt.transpose() - pc * p;
+    out.C = detail::rotate_symmetric(r, C);
+    const Matrix3<Scalar> b = detail::rotate(r, B);
+    const Matrix3<Scalar> pc = detail::skew_mul(p, out.C);                            // P C'
+    const Matrix3<Scalar> pbt = detail::skew_mul(p, Matrix3<Scalar>(b.transpose()));  // P B'^T
+    // P (P C')^T = P C'^T P^T = -P C' P (C' symmetric, P^T = -P)
+    const Matrix3<Scalar> pcp = detail::skew_mul(p, Matrix3<Scalar>(pc.transpose()));
+    out.A = detail::rotate_symmetric(r, A);
+    for (int i = 0; i < 3; ++i) {
+      for (int j = i; j < 3; ++j) {
+        // A'' = A' + P B'^T + (P B'^T)^T - P C' P
+        out.A(i, j) += pbt(i, j) + pbt(j, i) + pcp(i, j);
+        out.A(j, i) = out.A(i, j);
+      }
+    }
     out.B = b + pc;
     return out;
   }
