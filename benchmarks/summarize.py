@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Markdown tables from the JSON output of bench_dynamics and bench_peers.
+
+    summarize.py LABEL=DYNAMICS.json[,PEERS.json] [LABEL=...]
+
+Times are medians of the repetitions (the `_median` aggregates) when present, else the single
+run, in ns of real time per call. One column per LABEL (e.g. g++ and clang++)."""
+import json
+import re
+import sys
+from collections import OrderedDict
+
+ALGORITHMS = ["rnea", "crba", "aba", "forward_dynamics_crba", "nonlinear_effects",
+              "gravity_torques"]
+
+
+def medians(path):
+    """run_name -> median real ns (and the big-O fits by family)."""
+    with open(path) as f:
+        report = json.load(f)
+    times, fits = {}, {}
+    for b in report["benchmarks"]:
+        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                times[b["run_name"]] = b["real_time"] * scale
+            elif b.get("aggregate_name") == "BigO":
+                fits[b["run_name"]] = (b["big_o"], b["real_coefficient"])
+        elif b.get("repetitions", 1) <= 1:
+            times[b["run_name"]] = b["real_time"] * scale
+    return report["context"], times, fits
+
+
+def main(args):
+    runs = OrderedDict()
+    for arg in args:
+        label, files = arg.split("=", 1)
+        files = files.split(",")
+        runs[label] = [medians(f) for f in files]
+    labels = list(runs)
+
+    print("### Fixed models: median ns per call\n")
+    print("| algorithm | " + " | ".join(f"{m} {l}" for m in ("two-link", "iiwa") for l in labels) + " |")
+    print("|---|" + "---:|" * (2 * len(labels)))
+    for a in ALGORITHMS:
+        cells = [f"{runs[l][0][1].get(f'{m}/{a}', float('nan')):.1f}"
+                 for m in ("two_link", "iiwa") for l in labels]
+        print(f"| {a} | " + " | ".join(cells) + " |")
+
+    for joint in ("RevoluteZ", "Revolute"):
+        for l in labels:
+            times, fits = runs[l][0][1], runs[l][0][2]
+            ns = sorted({int(m.group(1)) for k in times
+                         for m in [re.match(rf"{joint}/\w+/n:(\d+)$", k)] if m})
+            if not ns:
+                continue
+            print(f"\n### ChainN<double, n, {joint}>, {l}: median ns per call "
+                  f"(ns per joint in brackets)\n")
+            print("| algorithm | " + " | ".join(f"n={n}" for n in ns) + " | fit |")
+            print("|---|" + "---:|" * (len(ns) + 1))
+            for a in ALGORITHMS:
+                cells = []
+                for n in ns:
+                    t = times.get(f"{joint}/{a}/n:{n}")
+                    cells.append("" if t is None else f"{t:.0f} ({t / n:.1f})")
+                fit = fits.get(f"{joint}/{a}")
+                fit_text = f"{fit[1]:.3g} {fit[0]}" if fit else ""
+                print(f"| {a} | " + " | ".join(cells) + f" | {fit_text} |")
+
+    peers = [l for l in labels if len(runs[l]) > 1]
+    if peers:
+        print("\n### iiwa, chaindyn vs Orocos KDL in one process: median ns per call and ratio\n")
+        print("| algorithm (KDL solver) | " + " | ".join(
+            f"chaindyn {l} | KDL {l} | KDL / chaindyn {l}" for l in peers) + " |")
+        print("|---|" + "---:|" * (3 * len(peers)))
+        for a in ("rnea", "crba", "aba"):
+            cells, solver = [], ""
+            for l in peers:
+                times = runs[l][1][1]
+                ours = times.get(f"iiwa/{a}/chaindyn")
+                theirs = [(k, v) for k, v in times.items()
+                          if k.startswith(f"iiwa/{a}/") and not k.endswith("/chaindyn")]
+                if ours is None or not theirs:
+                    cells += ["", "", ""]
+                    continue
+                solver = theirs[0][0].split("/")[-1].replace("KDL_", "")
+                cells += [f"{ours:.0f}", f"{theirs[0][1]:.0f}", f"{theirs[0][1] / ours:.1f}x"]
+            print(f"| {a} ({solver}) | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
