@@ -3,6 +3,7 @@
 //   rnea  vs KDL::ChainIdSolver_RNE::CartToJnt
 //   crba  vs KDL::ChainDynParam::JntToMass
 //   aba   vs KDL::ChainFdSolver_RNE::CartToJnt (RNEA + mass matrix + LDL^T solve)
+// and, when CMake finds MuJoCo (CHAINDYN_BENCH_MUJOCO), rnea and crba vs MuJoCo 2.2 (see below).
 // Before timing, every precomputed state is run through both and the results are compared
 // (max |ours - theirs| / max(1, max |theirs|) < 1e-9); on disagreement the program prints the
 // worst case and exits with status 1. Timing defaults: 10 repetitions, randomly interleaved,
@@ -28,11 +29,17 @@
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>
 #include <kdl/chainidsolver_recursive_newton_euler.hpp>
 
+#ifdef CHAINDYN_BENCH_MUJOCO
+#include <mujoco/mujoco.h>
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -121,6 +128,93 @@ Peers& peers() {
   return p;
 }
 
+#ifdef CHAINDYN_BENCH_MUJOCO
+// --- MuJoCo (Debian libmujoco-dev 2.2) ----------------------------------------------------------
+// The iiwa as MJCF generated from the same links: body i's pos/quat is link i's placement in
+// its parent, its joint a hinge about our axis at the body origin, its inertial the link's
+// mass, com and inertia about the com (fullinertia, in body axes). mj_rne needs the positions
+// and velocities of MuJoCo's pipeline, so a timed "rnea" is mj_kinematics + mj_comPos +
+// mj_comVel + mj_rne(flg_acc = 1) and a timed "crba" mj_kinematics + mj_comPos + mj_crb +
+// mj_fullM (dense, as ours). MuJoCo's forward dynamics (mj_forward) does more than ABA
+// (constraints, sensors, actuation), so it is not timed.
+
+std::string iiwa_mjcf(const std::array<Link<double>, 7>& links) {
+  std::ostringstream os;
+  os.precision(17);
+  os << "<mujoco model='iiwa'><option gravity='0 0 -9.81'/><worldbody>";
+  for (const Link<double>& l : links) {
+    const Eigen::Quaterniond r(l.placement.rotation);
+    const Eigen::Vector3d& p = l.placement.translation;
+    const Eigen::Matrix3d& i = l.inertia;
+    os << "<body name='" << l.name << "' pos='" << p.x() << ' ' << p.y() << ' ' << p.z()
+       << "' quat='" << r.w() << ' ' << r.x() << ' ' << r.y() << ' ' << r.z() << "'>"
+       << "<inertial mass='" << l.mass << "' pos='" << l.com.x() << ' ' << l.com.y() << ' '
+       << l.com.z() << "' fullinertia='" << i(0, 0) << ' ' << i(1, 1) << ' ' << i(2, 2) << ' '
+       << i(0, 1) << ' ' << i(0, 2) << ' ' << i(1, 2) << "'/>"
+       << "<joint type='hinge' axis='" << l.axis->x() << ' ' << l.axis->y() << ' '
+       << l.axis->z() << "'/>";
+  }
+  for (std::size_t k = 0; k < links.size(); ++k) os << "</body>";
+  os << "</worldbody></mujoco>";
+  return os.str();
+}
+
+struct Mujoco {
+  Mujoco() {
+    const std::string xml = iiwa_mjcf(robots::kuka_iiwa_links());
+    auto vfs = std::make_unique<mjVFS>();  // ~2 MB: not on the stack
+    mj_defaultVFS(vfs.get());
+    if (mj_makeEmptyFileVFS(vfs.get(), "iiwa.xml", int(xml.size())) != 0) {
+      std::fprintf(stderr, "bench_peers: MuJoCo VFS error\n");
+      std::exit(1);
+    }
+    std::copy(xml.begin(), xml.end(), static_cast<char*>(vfs->filedata[vfs->nfile - 1]));
+    char error[1000] = "";
+    model = mj_loadXML("iiwa.xml", vfs.get(), error, sizeof error);
+    mj_deleteVFS(vfs.get());
+    if (!model || model->nv != 7) {
+      std::fprintf(stderr, "bench_peers: MuJoCo cannot load the iiwa MJCF: %s\n%s\n", error,
+                   xml.c_str());
+      std::exit(1);
+    }
+    data = mj_makeData(model);
+  }
+  Mujoco(const Mujoco&) = delete;
+  Mujoco& operator=(const Mujoco&) = delete;
+  ~Mujoco() {
+    mj_deleteData(data);
+    mj_deleteModel(model);
+  }
+
+  void rne(const Iiwa::Vector& q, const Iiwa::Vector& qd, const Iiwa::Vector& qdd) {
+    mju_copy(data->qpos, q.data(), 7);
+    mju_copy(data->qvel, qd.data(), 7);
+    mju_copy(data->qacc, qdd.data(), 7);
+    mj_kinematics(model, data);
+    mj_comPos(model, data);
+    mj_comVel(model, data);
+    mj_rne(model, data, 1, tau);
+  }
+  void mass_matrix(const Iiwa::Vector& q) {
+    mju_copy(data->qpos, q.data(), 7);
+    mj_kinematics(model, data);
+    mj_comPos(model, data);
+    mj_crb(model, data);
+    mj_fullM(model, mass, data->qM);
+  }
+
+  mjModel* model = nullptr;
+  mjData* data = nullptr;
+  mjtNum tau[7] = {};
+  mjtNum mass[49] = {};  // row-major
+};
+
+Mujoco& mujoco() {
+  static Mujoco m;
+  return m;
+}
+#endif
+
 /// max |ours - theirs| / max(1, max |theirs|), as the tests' relative_error. Plain loops: with
 /// -march=native on an AVX-512 machine, g++ 12 raises a false -Wmaybe-uninitialized inside its
 /// own _mm512_max_pd for Eigen's vectorised maxCoeff of dynamic matrices.
@@ -141,9 +235,15 @@ void check_agreement() {
   Peers& p = peers();
   const Iiwa& model = *p.ours.model;
   Data<Iiwa>& data = *p.ours.data;
-  double worst[3] = {0, 0, 0};
-  const char* names[3] = {"rnea vs ChainIdSolver_RNE", "crba vs ChainDynParam::JntToMass",
-                          "aba vs ChainFdSolver_RNE"};
+  double worst[5] = {0, 0, 0, 0, 0};
+  const char* names[5] = {"rnea vs KDL ChainIdSolver_RNE", "crba vs KDL ChainDynParam::JntToMass",
+                          "aba vs KDL ChainFdSolver_RNE", "rnea vs MuJoCo mj_rne",
+                          "crba vs MuJoCo mj_crb + mj_fullM"};
+#ifdef CHAINDYN_BENCH_MUJOCO
+  const int compared = 5;
+#else
+  const int compared = 3;
+#endif
   for (std::size_t k = 0; k < kStates; ++k) {
     bool solved = p.id.CartToJnt(p.q[k], p.qd[k], p.qdd[k], p.f_ext, p.out) >= 0;
     rnea(model, data, p.ours.q[k], p.ours.qd[k], p.ours.qdd[k]);
@@ -156,21 +256,31 @@ void check_agreement() {
     solved = solved && p.fd.CartToJnt(p.q[k], p.qd[k], p.tau[k], p.f_ext, p.out) >= 0;
     aba(model, data, p.ours.q[k], p.ours.qd[k], p.ours.tau[k]);
     worst[2] = std::max(worst[2], relative_error(data.qdd, p.out.data));
+#ifdef CHAINDYN_BENCH_MUJOCO
+    Mujoco& mj = mujoco();
+    mj.rne(p.ours.q[k], p.ours.qd[k], p.ours.qdd[k]);
+    rnea(model, data, p.ours.q[k], p.ours.qd[k], p.ours.qdd[k]);
+    worst[3] = std::max(worst[3], relative_error(data.tau, Eigen::Map<const Iiwa::Vector>(mj.tau)));
+    mj.mass_matrix(p.ours.q[k]);
+    crba(model, data, p.ours.q[k]);
+    // mj.mass is row-major, Map reads it column-major: the transpose of a symmetric matrix
+    worst[4] = std::max(worst[4],
+                        relative_error(data.M, Eigen::Map<const Iiwa::Matrix>(mj.mass)));
+#endif
     if (!solved) {
       std::fprintf(stderr, "bench_peers: a KDL solver failed at state %zu\n", k);
       std::exit(1);
     }
   }
   bool agree = true;
-  std::printf("Agreement with KDL over %zu states (max |ours - KDL| / max(1, max |KDL|)):\n",
-              kStates);
-  for (int i = 0; i < 3; ++i) {
+  std::printf("Agreement over %zu states (max |ours - peer| / max(1, max |peer|)):\n", kStates);
+  for (int i = 0; i < compared; ++i) {
     const bool ok = worst[i] < 1e-9;
     agree = agree && ok;
-    std::printf("  %-34s %.2e %s\n", names[i], worst[i], ok ? "ok" : "DISAGREES (limit 1e-9)");
+    std::printf("  %-38s %.2e %s\n", names[i], worst[i], ok ? "ok" : "DISAGREES (limit 1e-9)");
   }
   if (!agree) {
-    std::fprintf(stderr, "bench_peers: chaindyn and KDL disagree; not timing them\n");
+    std::fprintf(stderr, "bench_peers: chaindyn and a peer disagree; not timing them\n");
     std::exit(1);
   }
 }
@@ -208,6 +318,33 @@ void kdl_aba(benchmark::State& state) {
   });
 }
 
+#ifdef CHAINDYN_BENCH_MUJOCO
+void mujoco_rnea(benchmark::State& state) {
+  Mujoco* mj = &mujoco();
+  const Fixture<Iiwa>& f = peers().ours;
+  benchmark::DoNotOptimize(mj);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    mj->rne(f.q[k], f.qd[k], f.qdd[k]);
+    benchmark::ClobberMemory();
+    k = (k + 1) & (kStates - 1);
+  }
+}
+void mujoco_crba(benchmark::State& state) {
+  Mujoco* mj = &mujoco();
+  const Fixture<Iiwa>& f = peers().ours;
+  benchmark::DoNotOptimize(mj);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    mj->mass_matrix(f.q[k]);
+    benchmark::ClobberMemory();
+    k = (k + 1) & (kStates - 1);
+  }
+}
+BENCHMARK(mujoco_rnea)->Name("iiwa/rnea/MuJoCo_kinematics_comPos_comVel_rne");
+BENCHMARK(mujoco_crba)->Name("iiwa/crba/MuJoCo_kinematics_comPos_crb_fullM");
+#endif
+
 BENCHMARK(chaindyn_rnea)->Name("iiwa/rnea/chaindyn");
 BENCHMARK(kdl_rnea)->Name("iiwa/rnea/KDL_ChainIdSolver_RNE");
 BENCHMARK(chaindyn_crba)->Name("iiwa/crba/chaindyn");
@@ -223,9 +360,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
-      if (run.run_type == Run::RT_Aggregate ? run.aggregate_name == "median"
-                                            : run.repetitions <= 1) {
+      // a single run stands in until (unless) the median of the repetitions arrives
+      if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median") {
         median_ns_[run.run_name.function_name] = run.GetAdjustedRealTime();
+      } else if (run.run_type == Run::RT_Iteration) {
+        median_ns_.emplace(run.run_name.function_name, run.GetAdjustedRealTime());
       }
     }
     ConsoleReporter::ReportRuns(runs);
@@ -233,23 +372,15 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
   void print_ratios() const {
     std::fflush(stdout);
-    std::printf("\nKDL / chaindyn (ratio of median real times, same process):\n");
+    std::printf("\npeer / chaindyn (ratio of median real times, same process):\n");
     for (const char* algorithm : {"rnea", "crba", "aba"}) {
       const std::string prefix = std::string("iiwa/") + algorithm + "/";
-      double ours = 0, theirs = 0;
-      std::string theirs_name;
+      const auto ours = median_ns_.find(prefix + "chaindyn");
+      if (ours == median_ns_.end()) continue;
       for (const auto& [name, ns] : median_ns_) {
-        if (name.rfind(prefix, 0) != 0) continue;
-        if (name == prefix + "chaindyn") {
-          ours = ns;
-        } else {
-          theirs = ns;
-          theirs_name = name.substr(prefix.size());
-        }
-      }
-      if (ours > 0 && theirs > 0) {
-        std::printf("  %-5s chaindyn %8.1f ns  %-30s %8.1f ns  ratio %5.1fx\n", algorithm, ours,
-                    theirs_name.c_str(), theirs, theirs / ours);
+        if (name.rfind(prefix, 0) != 0 || name == ours->first) continue;
+        std::printf("  %-5s chaindyn %8.1f ns  %-44s %8.1f ns  ratio %5.1fx\n", algorithm,
+                    ours->second, name.substr(prefix.size()).c_str(), ns, ns / ours->second);
       }
     }
   }
