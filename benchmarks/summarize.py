@@ -69,24 +69,23 @@ def main(args):
 
     peers = [l for l in labels if len(runs[l]) > 1]
     if peers:
-        print("\n### iiwa, chaindyn vs Orocos KDL in one process: median ns per call and ratio\n")
-        print("| algorithm (KDL solver) | " + " | ".join(
-            f"chaindyn {l} | KDL {l} | KDL / chaindyn {l}" for l in peers) + " |")
-        print("|---|" + "---:|" * (3 * len(peers)))
+        print("\n### iiwa, chaindyn vs peers in one process: median ns per call and ratio\n")
+        print("| algorithm | peer call | " + " | ".join(
+            f"chaindyn {l} | peer {l} | peer / chaindyn {l}" for l in peers) + " |")
+        print("|---|---|" + "---:|" * (3 * len(peers)))
         for a in ("rnea", "crba", "aba"):
-            cells, solver = [], ""
-            for l in peers:
-                times = runs[l][1][1]
-                ours = times.get(f"iiwa/{a}/chaindyn")
-                theirs = [(k, v) for k, v in times.items()
-                          if k.startswith(f"iiwa/{a}/") and not k.endswith("/chaindyn")]
-                if ours is None or not theirs:
-                    cells += ["", "", ""]
-                    continue
-                solver = theirs[0][0].split("/")[-1].replace("KDL_", "")
-                cells += [f"{ours:.0f}", f"{theirs[0][1]:.0f}", f"{theirs[0][1] / ours:.1f}x"]
-            print(f"| {a} ({solver}) | " + " | ".join(cells) + " |")
-
+            names = sorted({k for l in peers for k in runs[l][1][1]
+                            if k.startswith(f"iiwa/{a}/") and not k.endswith("/chaindyn")})
+            for name in names:
+                cells = []
+                for l in peers:
+                    times = runs[l][1][1]
+                    ours, theirs = times.get(f"iiwa/{a}/chaindyn"), times.get(name)
+                    if ours is None or theirs is None:
+                        cells += ["", "", ""]
+                    else:
+                        cells += [f"{ours:.0f}", f"{theirs:.0f}", f"{theirs / ours:.1f}x"]
+                print(f"| {a} | {name.split('/')[-1]} | " + " | ".join(cells) + " |")
 
 if __name__ == "__main__":
     main(sys.argv[1:])
