@@ -15,13 +15,6 @@ namespace {
 constexpr int kModels = 8;   // random models per chain type
 constexpr int kStates = 10;  // random states per model
 
-template <typename Model>
-struct Case {
-  using Vector = typename Model::Vector;
-  Model model;
-  Vector q, qd, qdd;
-};
-
 /// Runs f(model, q, qd, qdd) on kModels random models x kStates random states, seeded.
 template <typename Model, typename F>
 void for_random_cases(bool joint_dynamics, F&& f) {

@@ -73,6 +73,22 @@ TEST_CASE("transforms act on motions by X and on forces by X^-T, preserving powe
   }
 }
 
+TEST_CASE("FromRPY follows URDF: R = Rz(yaw) Ry(pitch) Rx(roll)", "[spatial]") {
+  std::mt19937 gen(test::kSeed + 5);
+  for (int k = 0; k < 50; ++k) {
+    const double r = test::uniform(gen, -3, 3), p = test::uniform(gen, -1.5, 1.5),
+                 y = test::uniform(gen, -3, 3);
+    Eigen::Matrix3d rx, ry, rz;  // elementary rotations written out
+    rx << 1, 0, 0, 0, std::cos(r), -std::sin(r), 0, std::sin(r), std::cos(r);
+    ry << std::cos(p), 0, std::sin(p), 0, 1, 0, -std::sin(p), 0, std::cos(p);
+    rz << std::cos(y), -std::sin(y), 0, std::sin(y), std::cos(y), 0, 0, 0, 1;
+    const Eigen::Vector3d t = test::random_vector(gen, -1, 1);
+    const Transform<double> x = Transform<double>::FromRPY(r, p, y, t);
+    REQUIRE(relative_error(x.rotation, rz * ry * rx) < 1e-15);
+    REQUIRE(x.translation == t);
+  }
+}
+
 TEST_CASE("a rigid inertia from (m, c, I_c) matches RBDA eq. (2.63) and transforms as X^-T I X^-1",
           "[spatial]") {
   std::mt19937 gen(test::kSeed + 2);

@@ -174,3 +174,19 @@ TEST_CASE("gravity must be finite", "[validation]") {
   arm.set_gravity(Eigen::Vector3d(0, -1.62, 0));
   CHECK(arm.base_acceleration().linear == Eigen::Vector3d(0, 1.62, 0));
 }
+
+TEST_CASE("JointDynamics::with_rotor adds G^2 I_rotor to the joint's diagonal of M",
+          "[model]") {
+  const double rotor = 2e-4, ratio = 100;
+  auto links = good_links();
+  const Arm bare(links);
+  links[1].dynamics = JointDynamics<double>::with_rotor(rotor, ratio, 0.3, 0.1);
+  CHECK(links[1].dynamics.armature == Approx(ratio * ratio * rotor));
+  CHECK(links[1].dynamics.damping == 0.3);
+  CHECK(links[1].dynamics.friction == 0.1);
+  const Arm geared(links);
+  const Arm::Vector q(0.3, -0.7, 0.2);
+  Arm::Matrix expected = crba(bare, q);
+  expected(1, 1) += 2.0;  // 100^2 * 2e-4 kg m^2
+  CHECK(test::relative_error(crba(geared, q), expected) < 1e-15);
+}
