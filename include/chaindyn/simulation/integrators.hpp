@@ -1,0 +1,558 @@
+/// @file
+/// Time integration of second-order systems qdd = f(t, q, qd): semi-implicit (symplectic)
+/// Euler, classic Runge-Kutta 4 and the adaptive Dormand-Prince 5(4) pair with dense output
+/// (MATLAB's ode45 method). The state is (q, qd); f is any callable `qdd = f(t, q, qd)`.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <initializer_list>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace chaindyn {
+
+/// The integration method.
+enum class Integrator {
+  semi_implicit_euler,  ///< qd += dt f(t, q, qd); q += dt qd. Order 1, symplectic, 1 f per step.
+  rk4,                  ///< classic Runge-Kutta, order 4, 4 f per step.
+  rk45                  ///< Dormand-Prince 5(4), adaptive, FSAL (6 f per accepted step), dense output.
+};
+
+/// Options of integrate() and simulate(). Defaults follow ode45 where it has one.
+template <typename Scalar>
+struct IntegrationOptions {
+  Integrator integrator = Integrator::rk45;
+  /// Fixed step (semi_implicit_euler, rk4); the first trial step (rk45). Seconds.
+  Scalar dt = Scalar(1e-3);
+  /// rk45: relative and absolute tolerances of the local error estimate. A step is accepted
+  /// when max_i |err_i| / (atol + rtol max(|y_i|, |y_new_i|)) <= 1 over every component of
+  /// y = (q, qd). The global error is not bounded by them, only usually of their order.
+  Scalar rtol = Scalar(1e-6);
+  Scalar atol = Scalar(1e-9);
+  /// 0: one sample per step (per accepted step for rk45). > 0: samples at t = k output_interval
+  /// (and t_end); rk45 interpolates with its dense output, the fixed-step methods require
+  /// output_interval to be a multiple of dt.
+  Scalar output_interval = Scalar(0);
+  /// The most steps (accepted and rejected) before integrate() gives up with
+  /// std::runtime_error.
+  std::size_t max_steps = 100000000;
+  /// rk45 step-size control: h_new = h min(max_factor, max(min_factor, safety err^(-1/5)))
+  /// (Hairer, Norsett & Wanner I, sec. II.4, eq. (4.13)); no growth right after a rejection.
+  Scalar safety = Scalar(0.9);
+  Scalar min_factor = Scalar(0.2);
+  Scalar max_factor = Scalar(5);
+  /// rk45: the largest step (seconds). Infinite by default.
+  Scalar max_dt = std::numeric_limits<Scalar>::infinity();
+};
+
+/// What an integration cost. `evaluations` counts calls of f (for simulate(): of the
+/// controller and aba).
+struct IntegrationStats {
+  std::size_t steps = 0;           ///< accepted steps
+  std::size_t rejected_steps = 0;  ///< rk45 steps whose error estimate exceeded the tolerance
+  std::size_t evaluations = 0;     ///< calls of f
+};
+
+/// One output sample: the time, the state and its acceleration f(t, q, qd) at that time.
+template <typename Vector>
+struct IntegrationSample {
+  typename Vector::Scalar t;
+  Vector q, qd, qdd;
+};
+
+namespace detail {
+
+template <typename... Args>
+[[noreturn]] void throw_integration_error(const Args&... args) {
+  std::ostringstream os;
+  os << "chaindyn: ";
+  (os << ... << args);
+  throw std::invalid_argument(os.str());
+}
+
+template <typename Vector>
+constexpr void check_vector_type() {
+  static_assert(std::is_base_of<Eigen::MatrixBase<Vector>, Vector>::value &&
+                    Vector::ColsAtCompileTime == 1 &&
+                    std::is_same<Vector, typename Vector::PlainObject>::value,
+                "the state of integrate() is a plain Eigen column vector type (call .eval() on "
+                "an expression)");
+}
+
+/// A zero vector of n entries (n must be the size of a fixed-size Vector).
+template <typename Vector>
+Vector sized(Eigen::Index n) {
+  return Vector::Zero(n);
+}
+
+/// Throws std::invalid_argument naming the offending value.
+template <typename Vector>
+void validate_integration(const Vector& q0, const Vector& qd0, typename Vector::Scalar t_end,
+                          const IntegrationOptions<typename Vector::Scalar>& o) {
+  using Scalar = typename Vector::Scalar;
+  using std::isfinite;
+  if (q0.size() != qd0.size()) {
+    throw_integration_error("integrate: q0 has ", q0.size(), " entries but qd0 has ",
+                            qd0.size());
+  }
+  if (!q0.allFinite()) throw_integration_error("integrate: q0 is not finite: ", q0.transpose());
+  if (!qd0.allFinite()) {
+    throw_integration_error("integrate: qd0 is not finite: ", qd0.transpose());
+  }
+  if (!isfinite(t_end) || t_end < Scalar(0)) {
+    throw_integration_error("integrate: t_end must be finite and >= 0, got ", t_end);
+  }
+  if (!isfinite(o.dt) || !(o.dt > Scalar(0))) {
+    throw_integration_error("integrate: dt must be finite and > 0, got ", o.dt);
+  }
+  if (!isfinite(o.output_interval) || o.output_interval < Scalar(0)) {
+    throw_integration_error("integrate: output_interval must be finite and >= 0, got ",
+                            o.output_interval);
+  }
+  if (o.max_steps == 0) throw_integration_error("integrate: max_steps must be > 0");
+  if (o.integrator == Integrator::rk45) {
+    const Scalar min_rtol = Scalar(10) * std::numeric_limits<Scalar>::epsilon();
+    if (!isfinite(o.rtol) || !(o.rtol >= min_rtol)) {
+      throw_integration_error("integrate: rtol must be finite and >= 10 machine epsilons (",
+                              min_rtol, "), got ", o.rtol);
+    }
+    if (!isfinite(o.atol) || !(o.atol > Scalar(0))) {
+      throw_integration_error("integrate: atol must be finite and > 0, got ", o.atol);
+    }
+    if (!(o.safety > Scalar(0) && o.safety <= Scalar(1))) {
+      throw_integration_error("integrate: safety must be in (0, 1], got ", o.safety);
+    }
+    if (!(o.min_factor > Scalar(0) && o.min_factor < Scalar(1))) {
+      throw_integration_error("integrate: min_factor must be in (0, 1), got ", o.min_factor);
+    }
+    if (!(o.max_factor > Scalar(1)) || !isfinite(o.max_factor)) {
+      throw_integration_error("integrate: max_factor must be finite and > 1, got ",
+                              o.max_factor);
+    }
+    if (!(o.max_dt > Scalar(0))) {
+      throw_integration_error("integrate: max_dt must be > 0, got ", o.max_dt);
+    }
+  } else if (o.output_interval > Scalar(0)) {
+    using std::abs;
+    using std::round;
+    using std::sqrt;
+    const Scalar ratio = o.output_interval / o.dt;
+    const Scalar k = round(ratio);
+    if (!(k >= Scalar(1)) || abs(ratio - k) > sqrt(std::numeric_limits<Scalar>::epsilon()) * k) {
+      throw_integration_error("integrate: output_interval (", o.output_interval,
+                              ") must be a multiple of dt (", o.dt,
+                              ") for the fixed-step integrators");
+    }
+  }
+}
+
+/// The methods below keep this invariant, on which simulate() relies to record the torque: the
+/// last call of eval before an emit is at the emitted (t, q, qd).
+///   eval(t, q, qd, qdd_out) computes qdd_out = f(t, q, qd);
+///   emit(t, q, qd, qdd) hands one sample on.
+
+/// Semi-implicit Euler step given a = f(t, q, qd): qd += h a; q += h qd.
+template <typename Vector>
+void semi_implicit_euler_update(typename Vector::Scalar h, const Vector& a, Vector& q,
+                                Vector& qd) noexcept {
+  qd += h * a;
+  q += h * qd;
+}
+
+/// Workspace of the classic RK4 step.
+template <typename Vector>
+struct Rk4Work {
+  Vector q2, qd2, a2, q3, qd3, a3, q4, qd4, a4;
+  explicit Rk4Work(Eigen::Index n) {
+    for (Vector* x : {&q2, &qd2, &a2, &q3, &qd3, &a3, &q4, &qd4, &a4}) *x = sized<Vector>(n);
+  }
+};
+
+/// One classic RK4 step (Kutta 1901; Hairer, Norsett & Wanner I, Table II.1.2) of y' = (qd,
+/// f(t, q, qd)), given a1 = f(t, q, qd).
+template <typename Vector, typename Eval>
+void rk4_update(Eval& eval, typename Vector::Scalar t, typename Vector::Scalar h,
+                const Vector& a1, Vector& q, Vector& qd, Rk4Work<Vector>& w) {
+  using Scalar = typename Vector::Scalar;
+  const Scalar half = h / Scalar(2);
+  w.q2 = q + half * qd;
+  w.qd2 = qd + half * a1;
+  eval(t + half, w.q2, w.qd2, w.a2);
+  w.q3 = q + half * w.qd2;
+  w.qd3 = qd + half * w.a2;
+  eval(t + half, w.q3, w.qd3, w.a3);
+  w.q4 = q + h * w.qd3;
+  w.qd4 = qd + h * w.a3;
+  eval(t + h, w.q4, w.qd4, w.a4);
+  const Scalar sixth = h / Scalar(6);
+  q += sixth * (qd + Scalar(2) * (w.qd2 + w.qd3) + w.qd4);
+  qd += sixth * (a1 + Scalar(2) * (w.a2 + w.a3) + w.a4);
+}
+
+/// The fixed-step methods. The step grid is t_k = k h with h = dt, or, with an output interval
+/// P = m dt (m an integer), t_k = (k / m) P + (k % m) h with h = P / m, so that every m-th step
+/// ends exactly at a multiple of P. The last step ends at t_end exactly (shorter when t_end is
+/// not on the grid). Samples: t = 0, every step or every m-th step, and t_end.
+template <typename Vector, typename Eval, typename Emit>
+IntegrationStats integrate_fixed(Eval& eval, const Vector& q0, const Vector& qd0,
+                                 typename Vector::Scalar t_end,
+                                 const IntegrationOptions<typename Vector::Scalar>& o,
+                                 Emit& emit) {
+  using Scalar = typename Vector::Scalar;
+  using std::ceil;
+  using std::round;
+  using std::sqrt;
+  IntegrationStats stats;
+  const Eigen::Index n = q0.size();
+  Vector q = q0, qd = qd0, a = sized<Vector>(n);
+  Rk4Work<Vector> work(n);
+  eval(Scalar(0), q, qd, a);
+  ++stats.evaluations;
+  emit(Scalar(0), q, qd, a);
+  if (!(t_end > Scalar(0))) return stats;
+
+  const bool sampled = o.output_interval > Scalar(0);
+  const Scalar period = sampled ? o.output_interval : o.dt;
+  const std::size_t every = sampled ? std::size_t(round(o.output_interval / o.dt)) : 1;
+  const Scalar h_grid = period / Scalar(every);
+  // Number of steps: t_end / h rounded up, except that a t_end within rounding of the grid
+  // ends with a full step (no sliver of a step at the end).
+  const Scalar ratio = t_end / h_grid;
+  Scalar steps_real = round(ratio);
+  if (std::abs(double(ratio - steps_real)) >
+      double(sqrt(std::numeric_limits<Scalar>::epsilon()) * std::max(Scalar(1), ratio))) {
+    steps_real = ceil(ratio);
+  }
+  const double steps_d = std::max(1.0, double(steps_real));
+  if (!(steps_d <= double(o.max_steps))) {
+    std::ostringstream os;
+    os << "chaindyn: integrate: t_end / dt = " << steps_d << " steps exceed max_steps ("
+       << o.max_steps << ")";
+    throw std::runtime_error(os.str());
+  }
+  const auto steps = std::size_t(steps_d);
+  const auto grid = [&](std::size_t k) {
+    return Scalar(k / every) * period + Scalar(k % every) * h_grid;
+  };
+
+  for (std::size_t k = 0; k < steps; ++k) {
+    const Scalar t = grid(k);
+    const Scalar t_next = k + 1 == steps ? t_end : std::min(t_end, grid(k + 1));
+    const Scalar h = t_next - t;
+    if (o.integrator == Integrator::semi_implicit_euler) {
+      semi_implicit_euler_update(h, a, q, qd);
+    } else {
+      rk4_update(eval, t, h, a, q, qd, work);
+      stats.evaluations += 3;
+    }
+    eval(t_next, q, qd, a);  // the next step's first stage, and the sample's qdd
+    ++stats.evaluations;
+    ++stats.steps;
+    if ((k + 1) % every == 0 || k + 1 == steps) emit(t_next, q, qd, a);
+  }
+  return stats;
+}
+
+/// The Dormand-Prince 5(4) pair (J. R. Dormand, P. J. Prince, "A family of embedded
+/// Runge-Kutta formulae", J. Comput. Appl. Math. 6 (1980) 19-26; Hairer, Norsett & Wanner I,
+/// Table II.5.2): nodes c, matrix a, 5th-order weights b (= the last row of a, so the last
+/// stage is the next step's first: FSAL), error weights e = b - b_hat.
+template <typename Scalar>
+struct DormandPrince {
+  static constexpr double c2 = 1.0 / 5, c3 = 3.0 / 10, c4 = 4.0 / 5, c5 = 8.0 / 9;
+  static constexpr double a21 = 1.0 / 5;
+  static constexpr double a31 = 3.0 / 40, a32 = 9.0 / 40;
+  static constexpr double a41 = 44.0 / 45, a42 = -56.0 / 15, a43 = 32.0 / 9;
+  static constexpr double a51 = 19372.0 / 6561, a52 = -25360.0 / 2187, a53 = 64448.0 / 6561,
+                          a54 = -212.0 / 729;
+  static constexpr double a61 = 9017.0 / 3168, a62 = -355.0 / 33, a63 = 46732.0 / 5247,
+                          a64 = 49.0 / 176, a65 = -5103.0 / 18656;
+  static constexpr double b1 = 35.0 / 384, b3 = 500.0 / 1113, b4 = 125.0 / 192,
+                          b5 = -2187.0 / 6784, b6 = 11.0 / 84;
+  static constexpr double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920,
+                          e5 = -17253.0 / 339200, e6 = 22.0 / 525, e7 = -1.0 / 40;
+  /// The continuous extension of order 4 (L. F. Shampine, "Some practical Runge-Kutta
+  /// formulas", Math. Comp. 46 (1986) 135-150; Hairer, Norsett & Wanner I, sec. II.6, the dense
+  /// output of DOPRI5): with theta in [0, 1] and the step's y0, y1, stage slopes k1..k7,
+  ///   r2 = y1 - y0,  r3 = h k1 - r2,  r4 = r2 - h k7 - r3,
+  ///   r5 = h (d1 k1 + d3 k3 + d4 k4 + d5 k5 + d6 k6 + d7 k7),
+  ///   y(t0 + theta h) = y0 + theta (r2 + (1 - theta) (r3 + theta (r4 + (1 - theta) r5))).
+  static constexpr double d1 = -12715105075.0 / 11282082432.0,
+                          d3 = 87487479700.0 / 32700410799.0,
+                          d4 = -10690763975.0 / 1880347072.0,
+                          d5 = 701980252875.0 / 199316789632.0,
+                          d6 = -1453857185.0 / 822651844.0, d7 = 69997945.0 / 29380423.0;
+};
+
+/// Workspace of the rk45 method: the stage slopes of q (velocities) and qd (accelerations),
+/// the stage states, the new state and the dense-output coefficients of both components.
+template <typename Vector>
+struct Rk45Work {
+  Vector v[7], a[7];  // k_i of q (stage velocities) and of qd (stage accelerations)
+  Vector qs, qds;     // a stage's state
+  Vector q_new, qd_new, err_q, err_qd;
+  Vector rq[4], rqd[4];  // dense output r2..r5 of q and qd
+  Vector q_out, qd_out, a_out;
+  explicit Rk45Work(Eigen::Index n) {
+    for (Vector* x : {&qs, &qds, &q_new, &qd_new, &err_q, &err_qd, &q_out, &qd_out, &a_out}) {
+      *x = sized<Vector>(n);
+    }
+    for (int i = 0; i < 7; ++i) v[i] = a[i] = sized<Vector>(n);
+    for (int i = 0; i < 4; ++i) rq[i] = rqd[i] = sized<Vector>(n);
+  }
+};
+
+/// max_i |err_i| / (atol + rtol max(|y_i|, |y_new_i|)) (ode45's norm).
+template <typename Vector>
+typename Vector::Scalar rk45_error_norm(const Vector& err, const Vector& y, const Vector& y_new,
+                                        typename Vector::Scalar rtol,
+                                        typename Vector::Scalar atol) noexcept {
+  return (err.array().abs() /
+          (atol + rtol * y.array().abs().max(y_new.array().abs())))
+      .maxCoeff();
+}
+
+/// The dense-output coefficients r2..r5 of one component (DormandPrince::d*).
+template <typename Vector>
+void dense_coefficients(typename Vector::Scalar h, const Vector& y0, const Vector& y1,
+                        const Vector (&k)[7], Vector (&r)[4]) noexcept {
+  using Scalar = typename Vector::Scalar;
+  using DP = DormandPrince<Scalar>;
+  r[0] = y1 - y0;
+  r[1] = h * k[0] - r[0];
+  r[2] = r[0] - h * k[6] - r[1];
+  r[3] = h * (Scalar(DP::d1) * k[0] + Scalar(DP::d3) * k[2] + Scalar(DP::d4) * k[3] +
+              Scalar(DP::d5) * k[4] + Scalar(DP::d6) * k[5] + Scalar(DP::d7) * k[6]);
+}
+
+/// y(t0 + theta h) = y0 + theta (r2 + (1 - theta) (r3 + theta (r4 + (1 - theta) r5))).
+template <typename Vector>
+void dense_evaluate(typename Vector::Scalar theta, const Vector& y0, const Vector (&r)[4],
+                    Vector& out) noexcept {
+  using Scalar = typename Vector::Scalar;
+  const Scalar theta1 = Scalar(1) - theta;
+  out = y0 + theta * (r[0] + theta1 * (r[1] + theta * (r[2] + theta1 * r[3])));
+}
+
+[[noreturn]] inline void throw_step_failure(const char* what, double t, double h) {
+  std::ostringstream os;
+  os << "chaindyn: integrate (rk45): " << what << " at t = " << t << " (step " << h << ")";
+  throw std::runtime_error(os.str());
+}
+
+template <typename Vector, typename Eval, typename Emit>
+IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
+                                typename Vector::Scalar t_end,
+                                const IntegrationOptions<typename Vector::Scalar>& o,
+                                Emit& emit) {
+  using Scalar = typename Vector::Scalar;
+  using DP = DormandPrince<Scalar>;
+  using std::abs;
+  using std::isfinite;
+  using std::max;
+  using std::min;
+  using std::pow;
+  const auto s = [](double x) { return Scalar(x); };
+  IntegrationStats stats;
+  const Eigen::Index n = q0.size();
+  Rk45Work<Vector> w(n);
+  Vector q = q0, qd = qd0;
+  Vector (&v)[7] = w.v;
+  Vector (&a)[7] = w.a;
+  v[0] = qd;
+  eval(Scalar(0), q, qd, a[0]);
+  ++stats.evaluations;
+  emit(Scalar(0), q, qd, a[0]);
+  if (!(t_end > Scalar(0))) return stats;
+
+  const bool dense = o.output_interval > Scalar(0);
+  std::size_t next_output = 1;  // index k of the next dense sample t = k output_interval
+  // Dense samples strictly before t_end (t_end itself is the last step's end).
+  const Scalar end_slack = Scalar(64) * std::numeric_limits<Scalar>::epsilon() * t_end;
+  Scalar t = Scalar(0);
+  Scalar h = min(min(o.dt, o.max_dt), t_end);
+  bool last_rejected = false;
+  std::size_t attempts = 0;
+
+  // One stage: the state y0 + h sum_j a_ij k_j, then its slopes.
+  const auto stage = [&](int i, Scalar ci, std::initializer_list<std::pair<int, double>> coef) {
+    w.qs = q;
+    w.qds = qd;
+    for (const auto& [j, aij] : coef) {
+      w.qs += (h * s(aij)) * v[j];
+      w.qds += (h * s(aij)) * a[j];
+    }
+    v[i] = w.qds;
+    eval(t + ci * h, w.qs, w.qds, a[i]);
+    ++stats.evaluations;
+  };
+
+  while (t < t_end) {
+    if (++attempts > o.max_steps) throw_step_failure("max_steps exceeded", double(t), double(h));
+    // Land on t_end exactly; avoid a sliver of a last step.
+    bool last = false;
+    if (t + Scalar(1.01) * h >= t_end) {
+      h = t_end - t;
+      last = true;
+    }
+    if (!(h > abs(t) * Scalar(16) * std::numeric_limits<Scalar>::epsilon()) || !(h > Scalar(0))) {
+      throw_step_failure("step size underflow (the solution may blow up, or the tolerance is "
+                         "too tight for this scalar)",
+                         double(t), double(h));
+    }
+    stage(1, s(DP::c2), {{0, DP::a21}});
+    stage(2, s(DP::c3), {{0, DP::a31}, {1, DP::a32}});
+    stage(3, s(DP::c4), {{0, DP::a41}, {1, DP::a42}, {2, DP::a43}});
+    stage(4, s(DP::c5), {{0, DP::a51}, {1, DP::a52}, {2, DP::a53}, {3, DP::a54}});
+    stage(5, Scalar(1), {{0, DP::a61}, {1, DP::a62}, {2, DP::a63}, {3, DP::a64}, {4, DP::a65}});
+    // 5th-order solution; its slopes are the 7th stage (FSAL).
+    w.q_new = q + h * (s(DP::b1) * v[0] + s(DP::b3) * v[2] + s(DP::b4) * v[3] +
+                       s(DP::b5) * v[4] + s(DP::b6) * v[5]);
+    w.qd_new = qd + h * (s(DP::b1) * a[0] + s(DP::b3) * a[2] + s(DP::b4) * a[3] +
+                         s(DP::b5) * a[4] + s(DP::b6) * a[5]);
+    const Scalar t_new = last ? t_end : t + h;
+    v[6] = w.qd_new;
+    eval(t_new, w.q_new, w.qd_new, a[6]);
+    ++stats.evaluations;
+    // Local error estimate y - y_hat = h sum e_i k_i.
+    w.err_q = h * (s(DP::e1) * v[0] + s(DP::e3) * v[2] + s(DP::e4) * v[3] + s(DP::e5) * v[4] +
+                   s(DP::e6) * v[5] + s(DP::e7) * v[6]);
+    w.err_qd = h * (s(DP::e1) * a[0] + s(DP::e3) * a[2] + s(DP::e4) * a[3] + s(DP::e5) * a[4] +
+                    s(DP::e6) * a[5] + s(DP::e7) * a[6]);
+    const Scalar err = max(rk45_error_norm(w.err_q, q, w.q_new, o.rtol, o.atol),
+                           rk45_error_norm(w.err_qd, qd, w.qd_new, o.rtol, o.atol));
+    if (!isfinite(err)) {  // a non-finite stage: shrink hard and retry
+      ++stats.rejected_steps;
+      h *= o.min_factor;
+      last_rejected = true;
+      continue;
+    }
+    // h_new = h min(max_factor, max(min_factor, safety err^(-1/5))) (HNW I, eq. (4.13)).
+    const Scalar grow = last_rejected ? Scalar(1) : o.max_factor;
+    const Scalar factor =
+        err > Scalar(0) ? min(grow, max(o.min_factor, o.safety * pow(err, Scalar(-0.2)))) : grow;
+    if (err > Scalar(1)) {
+      ++stats.rejected_steps;
+      h *= min(Scalar(1), factor);
+      last_rejected = true;
+      continue;
+    }
+    // Accepted.
+    ++stats.steps;
+    if (dense) {
+      // Samples at t_out = k output_interval in (t, t_new], interpolated (t_end is the last
+      // step's end, emitted below).
+      bool coefficients_ready = false;
+      for (;;) {
+        const Scalar t_out = Scalar(next_output) * o.output_interval;
+        if (!(t_out <= t_new) || !(t_out < t_end - end_slack)) break;
+        if (!coefficients_ready) {
+          dense_coefficients(h, q, w.q_new, v, w.rq);
+          dense_coefficients(h, qd, w.qd_new, a, w.rqd);
+          coefficients_ready = true;
+        }
+        const Scalar theta = (t_out - t) / h;
+        dense_evaluate(theta, q, w.rq, w.q_out);
+        dense_evaluate(theta, qd, w.rqd, w.qd_out);
+        eval(t_out, w.q_out, w.qd_out, w.a_out);
+        ++stats.evaluations;
+        emit(t_out, w.q_out, w.qd_out, w.a_out);
+        ++next_output;
+      }
+    }
+    t = t_new;
+    q = w.q_new;
+    qd = w.qd_new;
+    v[0] = v[6];
+    a[0] = a[6];
+    if (!dense) {
+      emit(t, q, qd, a[0]);  // a[0] = f(t, q, qd) was the last evaluation
+    } else if (t >= t_end) {
+      // Evaluate f again so that the last evaluation is at the emitted state (the invariant
+      // above): dense samples may have been evaluated since a[6]. Same value as a[6].
+      eval(t, q, qd, a[0]);
+      ++stats.evaluations;
+      emit(t, q, qd, a[0]);
+    }
+    last_rejected = false;
+    h = min(h * factor, o.max_dt);
+  }
+  return stats;
+}
+
+/// Dispatch on the method, after validation.
+template <typename Vector, typename Eval, typename Emit>
+IntegrationStats integrate_with(Eval& eval, const Vector& q0, const Vector& qd0,
+                                typename Vector::Scalar t_end,
+                                const IntegrationOptions<typename Vector::Scalar>& options,
+                                Emit& emit) {
+  validate_integration(q0, qd0, t_end, options);
+  if (options.integrator == Integrator::rk45) {
+    return integrate_rk45(eval, q0, qd0, t_end, options, emit);
+  }
+  return integrate_fixed(eval, q0, qd0, t_end, options, emit);
+}
+
+}  // namespace detail
+
+/// Integrates qdd = acceleration(t, q, qd) from (q0, qd0) at t = 0 to t_end and streams every
+/// sample (t = 0, each step or output time, t = t_end) to on_sample(const
+/// IntegrationSample<Vector>&), whose qdd is acceleration(t, q, qd) at the sample.
+/// Vector is a plain Eigen column vector; with a fixed-size Vector nothing is allocated
+/// (acceleration and on_sample permitting). Throws std::invalid_argument on bad input
+/// (non-finite q0/qd0, t_end < 0, dt <= 0, rtol or atol <= 0, output_interval not a multiple
+/// of dt for a fixed-step method, ...) and std::runtime_error when rk45's step size underflows
+/// or max_steps is exceeded.
+template <typename Vector, typename Acceleration, typename OnSample>
+IntegrationStats integrate(Acceleration&& acceleration, const Vector& q0, const Vector& qd0,
+                           typename Vector::Scalar t_end,
+                           const IntegrationOptions<typename Vector::Scalar>& options,
+                           OnSample&& on_sample) {
+  detail::check_vector_type<Vector>();
+  IntegrationSample<Vector> sample{typename Vector::Scalar(0), q0, qd0, qd0};
+  auto eval = [&](typename Vector::Scalar t, const Vector& q, const Vector& qd, Vector& qdd) {
+    qdd = acceleration(t, q, qd);
+  };
+  auto emit = [&](typename Vector::Scalar t, const Vector& q, const Vector& qd, const Vector& qdd) {
+    sample.t = t;
+    sample.q = q;
+    sample.qd = qd;
+    sample.qdd = qdd;
+    on_sample(static_cast<const IntegrationSample<Vector>&>(sample));
+  };
+  return detail::integrate_with(eval, q0, qd0, t_end, options, emit);
+}
+
+/// One semi-implicit (symplectic) Euler step from t to t + dt: qd += dt f(t, q, qd), then
+/// q += dt qd (the new velocity). Order 1; symplectic for forces that derive from a potential
+/// (Hairer, Lubich & Wanner, "Geometric Numerical Integration", sec. VI.3), so the energy error
+/// stays bounded instead of drifting.
+template <typename Vector, typename Acceleration>
+void semi_implicit_euler_step(Acceleration&& acceleration, typename Vector::Scalar t,
+                              typename Vector::Scalar dt, Vector& q, Vector& qd) {
+  const Vector a = acceleration(t, q, qd);
+  detail::semi_implicit_euler_update(dt, a, q, qd);
+}
+
+/// One classic Runge-Kutta 4 step from t to t + dt of y' = (qd, f(t, q, qd)). Order 4; four
+/// evaluations of f.
+template <typename Vector, typename Acceleration>
+void rk4_step(Acceleration&& acceleration, typename Vector::Scalar t, typename Vector::Scalar dt,
+              Vector& q, Vector& qd) {
+  auto eval = [&](typename Vector::Scalar ti, const Vector& qi, const Vector& qdi, Vector& out) {
+    out = acceleration(ti, qi, qdi);
+  };
+  const Vector a1 = acceleration(t, q, qd);
+  detail::Rk4Work<Vector> work(q.size());
+  detail::rk4_update(eval, t, dt, a1, q, qd, work);
+}
+
+}  // namespace chaindyn
