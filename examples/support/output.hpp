@@ -1,0 +1,123 @@
+/// @file
+/// What the examples share besides the plot writer (not part of the chaindyn library): the
+/// `--out DIR` argument, CSV files, writing a plot and checking its XML, and the pass/fail
+/// bookkeeping that makes each example a test.
+#pragma once
+
+#include "svg_plot.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace example_support {
+
+/// Parses `--out DIR` (default: ./chaindyn_output), creates the directory if missing and
+/// returns its absolute path. `--help` prints the usage and exits; anything else is an error
+/// (std::invalid_argument).
+inline std::filesystem::path output_directory(int argc, char** argv, const char* what) {
+  std::filesystem::path dir = "chaindyn_output";
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+      dir = argv[++i];
+    } else if (std::strncmp(argv[i], "--out=", 6) == 0) {
+      dir = argv[i] + 6;
+    } else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::printf("usage: %s [--out DIR]\n  %s\n  Writes CSV and SVG files into DIR (default: "
+                  "./chaindyn_output, created if missing).\n",
+                  argv[0], what);
+      std::exit(0);
+    } else {
+      throw std::invalid_argument(std::string("unknown argument '") + argv[i] +
+                                  "' (usage: --out DIR)");
+    }
+  }
+  std::filesystem::create_directories(dir);
+  return std::filesystem::absolute(dir).lexically_normal();
+}
+
+/// A CSV file with a header row; numbers written with 12 significant digits.
+class CsvWriter {
+ public:
+  CsvWriter(const std::filesystem::path& path, std::initializer_list<const char*> columns)
+      : path_(path), file_(path), columns_(columns.size()) {
+    if (!file_) throw std::runtime_error("cannot write " + path.string());
+    bool first = true;
+    for (const char* c : columns) {
+      file_ << (first ? "" : ",") << c;
+      first = false;
+    }
+    file_ << '\n';
+  }
+
+  /// One row; as many values as columns.
+  void row(std::initializer_list<double> values) {
+    if (values.size() != columns_) {
+      throw std::invalid_argument("CsvWriter: " + std::to_string(values.size()) +
+                                  " values for " + std::to_string(columns_) + " columns in " +
+                                  path_.string());
+    }
+    char buffer[32];
+    bool first = true;
+    for (const double v : values) {
+      std::snprintf(buffer, sizeof buffer, "%.12g", v);
+      file_ << (first ? "" : ",") << buffer;
+      first = false;
+    }
+    file_ << '\n';
+  }
+
+  /// Flushes and checks that everything was written (the destructor closes silently).
+  void close() {
+    file_.close();
+    if (!file_) throw std::runtime_error("error writing " + path_.string());
+  }
+
+ private:
+  std::filesystem::path path_;
+  std::ofstream file_;
+  std::size_t columns_;
+};
+
+/// Counts the checks of an example against its independent paths; main returns exit_code().
+class Checks {
+ public:
+  /// Records `what`: passes when |error| <= tolerance (NaN fails). Prints one line.
+  bool check(const std::string& what, double error, double tolerance) {
+    const bool ok = error <= tolerance;  // false for NaN
+    std::printf("  [%s] %s: %.2e (tolerance %.0e)\n", ok ? "ok" : "FAILED", what.c_str(), error,
+                tolerance);
+    if (!ok) ++failures_;
+    return ok;
+  }
+  /// Records a condition that is not a number.
+  bool require(const std::string& what, bool ok) {
+    std::printf("  [%s] %s\n", ok ? "ok" : "FAILED", what.c_str());
+    if (!ok) ++failures_;
+    return ok;
+  }
+  int failures() const { return failures_; }
+  int exit_code() const { return failures_ == 0 ? 0 : 1; }
+
+ private:
+  int failures_ = 0;
+};
+
+/// Writes `plot` to dir/name, checks that the file is well-formed XML (a failed check is
+/// recorded in `checks`) and returns the path written.
+inline std::filesystem::path write_plot(const LinePlot& plot, const std::filesystem::path& dir,
+                                        const std::string& name, Checks& checks) {
+  const std::filesystem::path path = dir / name;
+  plot.write(path.string());
+  const std::string problem = xml_file_well_formed(path.string());
+  if (!problem.empty()) checks.require(name + " is well-formed XML: " + problem, false);
+  return path;
+}
+
+}  // namespace example_support
