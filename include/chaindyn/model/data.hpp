@@ -46,6 +46,13 @@ struct Data {
   Matrix L = Matrix::Zero();         ///< Cholesky factor of M, lower triangle (forward_dynamics_crba)
   Scalar kinetic_energy = Scalar(0);
   Scalar potential_energy = Scalar(0);
+
+  // Kinematics and the Coriolis matrix (algorithms/frames.hpp, jacobian.hpp, coriolis.hpp).
+  Transform<Scalar> oMf;            ///< pose of the requested frame in the base frame (frame_pose, jacobian, ...)
+  PerLink<Motion<Scalar>> oS;       ///< joint i's motion subspace column S_i in base coordinates, about the base origin
+  PerLink<Motion<Scalar>> ov;       ///< link velocities in base coordinates, about the base origin (coriolis_matrix)
+  PerLink<Motion<Scalar>> oSdot;    ///< d/dt oS_i = ov_i x oS_i (coriolis_matrix)
+  Matrix C = Matrix::Zero();        ///< Coriolis matrix, Christoffel form (coriolis_matrix)
 };
 
 /// The Data of a const model type is the model's Data, so `Data<decltype(arm)>` works for a

@@ -1,0 +1,254 @@
+/// @file
+/// The geometric Jacobian of a frame fixed on a link, the product Jdot qd, and the joint torques
+/// that balance a wrench on the frame (tau = J^T f).
+///
+/// **Rows are ordered [angular; linear]**, like chaindyn's Motion and Force (RBDA), not
+/// [linear; angular] as in Siciliano et al. and Craig: J qd = (omega; v). In ReferenceFrame::world
+/// the axes are the base frame's and the point is the frame's origin (the classical geometric
+/// Jacobian); in ReferenceFrame::local the axes are the frame's own (frames.hpp).
+#pragma once
+
+#include "chaindyn/algorithms/frames.hpp"
+
+namespace chaindyn {
+
+/// A frame's Jacobian: 6 x nq, rows [angular; linear], column j the contribution of qd_j.
+template <typename Model>
+using FrameJacobian = Eigen::Matrix<typename Model::Scalar, 6, Model::nq>;
+
+/// A six-vector [angular; linear] (Jdot qd).
+template <typename Scalar>
+using Vector6 = Eigen::Matrix<Scalar, 6, 1>;
+
+namespace detail {
+
+/// Forward kinematics of links 0..link and their motion subspace columns in base coordinates
+/// about the base origin, oS_i = oMi[i].act(S_i) (RBDA eq. 2.24); then oMf. Fills data.liMi,
+/// data.oMi and data.oS for 0..link, and data.oMf.
+template <typename Model>
+void joint_columns(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+                   std::size_t link,
+                   const Transform<typename Model::Scalar>& frame_in_link) noexcept {
+  using Scalar = typename Model::Scalar;
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    if (i > link) return;
+    data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)]);
+    data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
+    data.oS[i] = data.oMi[i].act(joint.motion(Scalar(1)));
+  });
+  data.oMf = data.oMi[link] * frame_in_link;
+}
+
+}  // namespace detail
+
+/// The Jacobian J of frame F (pose `frame_in_link` in link `link`'s frame) in coordinates `rf`:
+/// J qd = (omega; v), omega F's angular velocity and v the velocity of F's origin, in the base
+/// axes (world) or F's axes (local). Columns of joints after `link` are zero. Column j
+/// (j <= link) is joint j's motion subspace S_j moved to F's origin:
+///     world:  (w_j; v_j + w_j x p),    local: (R^T w_j; R^T (v_j + w_j x p))
+/// with (w_j; v_j) = oS_j in base coordinates about the base origin, p F's origin and R F's
+/// rotation in the base frame (RBDA eq. 2.24 and sec. 2.8). For a revolute joint with axis z_j
+/// through o_j this is the textbook (z_j; z_j x (p - o_j)), for a prismatic joint (0; z_j).
+/// Precondition: link < Model::nq. Writes J; fills data.liMi, oMi, oS (links 0..link), oMf.
+template <typename Model>
+void jacobian(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+              std::size_t link, const Transform<typename Model::Scalar>& frame_in_link,
+              ReferenceFrame rf, FrameJacobian<Model>& J) noexcept {
+  using Scalar = typename Model::Scalar;
+  detail::joint_columns(model, data, q, link, frame_in_link);
+  const Vector3<Scalar>& p = data.oMf.translation;
+  const Matrix3<Scalar>& r = data.oMf.rotation;
+  for (std::size_t j = 0; j < std::size_t(Model::nq); ++j) {
+    const auto k = Eigen::Index(j);
+    if (j > link) {
+      J.col(k).setZero();
+      continue;
+    }
+    const Motion<Scalar>& s = data.oS[j];
+    // velocity of the point p of a body moving with s: v + w x p                 RBDA eq. (2.20)
+    const Vector3<Scalar> v = s.linear + detail::cross3(s.angular, p);
+    if (rf == ReferenceFrame::world) {
+      J.col(k).template head<3>() = s.angular;
+      J.col(k).template tail<3>() = v;
+    } else {
+      J.col(k).template head<3>() = detail::mul_transpose(r, s.angular);
+      J.col(k).template tail<3>() = detail::mul_transpose(r, v);
+    }
+  }
+}
+
+/// In-place Jacobian of link `link`'s frame.
+template <typename Model>
+void jacobian(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+              std::size_t link, ReferenceFrame rf, FrameJacobian<Model>& J) noexcept {
+  jacobian(model, data, q, link, Transform<typename Model::Scalar>::Identity(), rf, J);
+}
+
+/// Returning form: the Jacobian of frame `frame_in_link` on link `link`. Throws
+/// std::out_of_range if link >= Model::nq.
+template <typename Model>
+FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
+                              std::size_t link,
+                              const Transform<typename Model::Scalar>& frame_in_link,
+                              ReferenceFrame rf = ReferenceFrame::world) {
+  detail::check_link_index(link, Model::nq);
+  Data<Model> data;
+  FrameJacobian<Model> J;
+  jacobian(model, data, q, link, frame_in_link, rf, J);
+  return J;
+}
+
+/// Returning form: the Jacobian of link `link`'s frame (world: the classical geometric
+/// Jacobian of the link origin). Throws std::out_of_range if link >= Model::nq.
+template <typename Model>
+FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
+                              std::size_t link, ReferenceFrame rf = ReferenceFrame::world) {
+  return jacobian(model, q, link, Transform<typename Model::Scalar>::Identity(), rf);
+}
+
+/// Jdot(q, qd) qd of frame F in coordinates `rf`: the part of d/dt (J qd) = J qdd + Jdot qd that
+/// does not depend on qdd, i.e. F's acceleration at qdd = 0, where
+///   world: (omega_dot; p_ddot), the angular acceleration and the CLASSICAL acceleration of F's
+///          origin (the second derivative of its position), in base coordinates;
+///   local: d/dt of F's body velocity (R^T omega; R^T p_dot), which is F's SPATIAL
+///          acceleration in F's coordinates (RBDA sec. 2.11): its linear part is
+///          R^T p_ddot - (R^T omega) x (R^T p_dot), not the classical R^T p_ddot. For the
+///          classical acceleration in F's axes, rotate the world result by R^T.
+/// Computed by the RNEA's velocity/acceleration recursion with qdd = 0 and no gravity
+/// (RBDA eqs. 5.6-5.7), moved to F with RBDA eq. (2.24), and converted to the classical
+/// acceleration p_ddot = a_lin + omega x v (RBDA sec. 2.11) for world.
+/// Precondition: link < Model::nq. Writes out; fills data.liMi, oMi, v, a (links 0..link; here
+/// a is the velocity-product acceleration without gravity) and data.oMf.
+template <typename Model>
+void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+             const typename Model::Vector& qd, std::size_t link,
+             const Transform<typename Model::Scalar>& frame_in_link, ReferenceFrame rf,
+             Vector6<typename Model::Scalar>& out) noexcept {
+  using Scalar = typename Model::Scalar;
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    if (i > link) return;
+    const auto k = Eigen::Index(i);
+    const Transform<Scalar>& x = data.liMi[i] = joint.pose(model.placement(i), q[k]);
+    data.oMi[i] = i == 0 ? x : data.oMi[i - 1] * x;
+    // v_i = Xup_i v_p + S_i qd_i,  a_i = Xup_i a_p + v_i x S_i qd_i (qdd = 0)   RBDA eqs. (5.6-5.7)
+    Motion<Scalar>& v = data.v[i];
+    Motion<Scalar>& a = data.a[i];
+    if (i == 0) {
+      v = joint.motion(qd[k]);
+      a = Motion<Scalar>::Zero();
+    } else {
+      v = x.act_inv(data.v[i - 1]) + joint.motion(qd[k]);
+      a = x.act_inv(data.a[i - 1]);
+    }
+    a += joint.cross_motion(v, qd[k]);
+  });
+  data.oMf = data.oMi[link] * frame_in_link;
+  // F is fixed on the link: its spatial velocity and acceleration in F coordinates
+  const Motion<Scalar> vf = frame_in_link.act_inv(data.v[link]);
+  const Motion<Scalar> af = frame_in_link.act_inv(data.a[link]);
+  if (rf == ReferenceFrame::local) {
+    out.template head<3>() = af.angular;
+    out.template tail<3>() = af.linear;
+  } else {
+    // classical acceleration of F's origin: a_lin + omega x v                 RBDA sec. 2.11
+    const Matrix3<Scalar>& r = data.oMf.rotation;
+    out.template head<3>() = detail::mul(r, af.angular);
+    out.template tail<3>() =
+        detail::mul(r, Vector3<Scalar>(af.linear + detail::cross3(vf.angular, vf.linear)));
+  }
+}
+
+/// In-place Jdot qd of link `link`'s frame.
+template <typename Model>
+void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+             const typename Model::Vector& qd, std::size_t link, ReferenceFrame rf,
+             Vector6<typename Model::Scalar>& out) noexcept {
+  jdot_qd(model, data, q, qd, link, Transform<typename Model::Scalar>::Identity(), rf, out);
+}
+
+/// Returning form of jdot_qd for frame `frame_in_link` on link `link`. Throws
+/// std::out_of_range if link >= Model::nq.
+template <typename Model>
+Vector6<typename Model::Scalar> jdot_qd(const Model& model, const typename Model::Vector& q,
+                                        const typename Model::Vector& qd, std::size_t link,
+                                        const Transform<typename Model::Scalar>& frame_in_link,
+                                        ReferenceFrame rf = ReferenceFrame::world) {
+  detail::check_link_index(link, Model::nq);
+  Data<Model> data;
+  Vector6<typename Model::Scalar> out;
+  jdot_qd(model, data, q, qd, link, frame_in_link, rf, out);
+  return out;
+}
+
+/// Returning form of jdot_qd for link `link`'s frame.
+template <typename Model>
+Vector6<typename Model::Scalar> jdot_qd(const Model& model, const typename Model::Vector& q,
+                                        const typename Model::Vector& qd, std::size_t link,
+                                        ReferenceFrame rf = ReferenceFrame::world) {
+  return jdot_qd(model, q, qd, link, Transform<typename Model::Scalar>::Identity(), rf);
+}
+
+/// tau = J^T f: the joint-space image of a wrench f = (moment about F's origin; force) on frame
+/// F (on link `link`), f given in coordinates `rf` (world: base axes; local: F's axes).
+/// Two readings of the same product (the seeds' equation of motion with end-effector forces):
+/// - f applied TO the frame by the environment: M qdd + C qd + g + eps = tau + J^T f. rnea
+///   with f as an external wrench returns rnea(q, qd, qdd) - J^T f (docs/conventions.md).
+/// - f the wrench the frame must EXERT on the environment: tau = M qdd + C qd + g + eps + J^T f
+///   (statics: tau = J^T f).
+/// The wrench is moved to base coordinates about the base origin (RBDA eq. 2.25, X^*) and
+/// projected on each joint's column: tau_j = oS_j . f_0 (power duality, RBDA eq. 2.11); joints
+/// after `link` get zero. O(n), J is never formed. Precondition: link < Model::nq. Fills
+/// data.tau (and data.liMi, oMi, oS for links 0..link, oMf).
+template <typename Model>
+void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
+                               const typename Model::Vector& q, std::size_t link,
+                               const Force<typename Model::Scalar>& wrench,
+                               const Transform<typename Model::Scalar>& frame_in_link,
+                               ReferenceFrame rf) noexcept {
+  using Scalar = typename Model::Scalar;
+  detail::joint_columns(model, data, q, link, frame_in_link);
+  // world: (n + p x f; f);  local: oMf^* (n; f)
+  const Force<Scalar> f0 = rf == ReferenceFrame::world
+                               ? Transform<Scalar>::Translation(data.oMf.translation).act(wrench)
+                               : data.oMf.act(wrench);
+  for (std::size_t j = 0; j < std::size_t(Model::nq); ++j) {
+    data.tau[Eigen::Index(j)] = j > link ? Scalar(0) : dot(data.oS[j], f0);
+  }
+}
+
+/// In-place form for a wrench on link `link`'s frame (about the link origin).
+template <typename Model>
+void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
+                               const typename Model::Vector& q, std::size_t link,
+                               const Force<typename Model::Scalar>& wrench,
+                               ReferenceFrame rf) noexcept {
+  joint_torques_from_wrench(model, data, q, link, wrench,
+                            Transform<typename Model::Scalar>::Identity(), rf);
+}
+
+/// Returning form of joint_torques_from_wrench. Throws std::out_of_range if link >= Model::nq.
+template <typename Model>
+typename Model::Vector joint_torques_from_wrench(
+    const Model& model, const typename Model::Vector& q, std::size_t link,
+    const Force<typename Model::Scalar>& wrench,
+    const Transform<typename Model::Scalar>& frame_in_link =
+        Transform<typename Model::Scalar>::Identity(),
+    ReferenceFrame rf = ReferenceFrame::world) {
+  detail::check_link_index(link, Model::nq);
+  Data<Model> data;
+  joint_torques_from_wrench(model, data, q, link, wrench, frame_in_link, rf);
+  return data.tau;
+}
+
+/// Returning form for a wrench on link `link`'s frame.
+template <typename Model>
+typename Model::Vector joint_torques_from_wrench(const Model& model,
+                                                 const typename Model::Vector& q,
+                                                 std::size_t link,
+                                                 const Force<typename Model::Scalar>& wrench,
+                                                 ReferenceFrame rf) {
+  return joint_torques_from_wrench(model, q, link, wrench,
+                                   Transform<typename Model::Scalar>::Identity(), rf);
+}
+
+}  // namespace chaindyn

@@ -1,0 +1,268 @@
+// Frame poses, Jacobians (world and local), Jdot qd and J^T f, on the built-in iiwa and seeded
+// random mixed chains, each against an independent path: finite differences of frame_pose, the
+// RNEA's link velocities, finite differences of J(q(t)) qd(t) along a path, rnea's external
+// wrench input.
+#include "support/test_support.hpp"
+
+#include <chaindyn/algorithms/jacobian.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace chaindyn;
+using chaindyn::test::relative_error;
+
+namespace {
+
+using Mixed = Chain<double, PrismaticZ, Revolute, RevoluteX, PrismaticY, RevoluteZ, Revolute,
+                    PrismaticX, RevoluteY, Prismatic>;
+
+constexpr int kModels = 4;   // random mixed chains
+constexpr int kStates = 6;   // random states per model
+
+/// A random frame on a link: a tool centre point up to 0.3 m away, turned arbitrarily.
+Transform<double> random_frame(std::mt19937& gen) {
+  return Transform<double>(test::random_rotation(gen), test::random_vector(gen, -0.3, 0.3));
+}
+
+/// Calls f(model, q, qd, qdd, link, frame) on the iiwa and on random mixed chains, every link,
+/// random states and frames (seeded).
+template <typename F>
+void for_cases(F&& f) {
+  std::mt19937 gen(test::kSeed + 101u);
+  {
+    const auto iiwa = robots::kuka_iiwa();
+    using V = robots::KukaIiwa<double>::Vector;
+    for (int s = 0; s < kStates; ++s) {
+      const V q = test::random_state<V>(gen, 2.0), qd = test::random_state<V>(gen, 2.0),
+              qdd = test::random_state<V>(gen, 2.0);
+      const Transform<double> tcp = random_frame(gen);
+      for (std::size_t link = 0; link < 7; ++link) {
+        INFO("iiwa, state " << s << ", link " << link);
+        f(iiwa, q, qd, qdd, link, s == 0 ? Transform<double>::Identity() : tcp);
+      }
+    }
+  }
+  for (int m = 0; m < kModels; ++m) {
+    const Mixed model(test::random_links<Mixed>(gen));
+    using V = Mixed::Vector;
+    for (int s = 0; s < kStates; ++s) {
+      const V q = test::random_state<V>(gen, 2.0), qd = test::random_state<V>(gen, 2.0),
+              qdd = test::random_state<V>(gen, 2.0);
+      const Transform<double> frame = random_frame(gen);
+      for (std::size_t link = 0; link < std::size_t(Mixed::nq); ++link) {
+        INFO("mixed chain " << m << ", state " << s << ", link " << link);
+        f(model, q, qd, qdd, link, frame);
+      }
+    }
+  }
+}
+
+/// log(R) as a rotation vector (angle * axis).
+Eigen::Vector3d log3(const Eigen::Matrix3d& r) {
+  const Eigen::AngleAxisd aa(r);
+  return aa.angle() * aa.axis();
+}
+
+Eigen::Matrix<double, 6, 6> rotate6(const Eigen::Matrix3d& r) {
+  Eigen::Matrix<double, 6, 6> out = Eigen::Matrix<double, 6, 6>::Zero();
+  out.topLeftCorner<3, 3>() = r;
+  out.bottomRightCorner<3, 3>() = r;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("frame_pose is the link pose composed with the frame, and the iiwa flange at q = 0",
+          "[kinematics]") {
+  const auto iiwa = robots::kuka_iiwa();
+  const auto zero = robots::KukaIiwa<double>::Vector::Zero().eval();
+  const Transform<double> tcp = Transform<double>::Translation(Eigen::Vector3d(0, 0, 0.126));
+  const Transform<double> x = frame_pose(iiwa, zero, 6, tcp);
+  // q = 0: the arm stands straight up, flange 1.22 m above the base (robots/kuka_iiwa.hpp)
+  REQUIRE(relative_error(x.translation, Eigen::Vector3d(0, 0, 1.22 + 0.126)) < 1e-14);
+  std::mt19937 gen(test::kSeed);
+  const auto q = test::random_state<robots::KukaIiwa<double>::Vector>(gen, 2.0);
+  const auto oMi = forward_kinematics(iiwa, q);
+  for (std::size_t link = 0; link < 7; ++link) {
+    const Transform<double> expected = oMi[link] * tcp;
+    const Transform<double> got = frame_pose(iiwa, q, link, tcp);
+    REQUIRE(relative_error(got.rotation, expected.rotation) == 0.0);
+    REQUIRE(relative_error(got.translation, expected.translation) == 0.0);
+    REQUIRE(frame_pose(iiwa, q, link).translation == oMi[link].translation);
+  }
+  REQUIRE_THROWS_AS(frame_pose(iiwa, q, 7), std::out_of_range);
+  REQUIRE_THROWS_AS(jacobian(iiwa, q, 7), std::out_of_range);
+}
+
+TEST_CASE("world Jacobian columns equal central finite differences of frame_pose",
+          "[kinematics]") {
+  double worst = 0;
+  for_cases([&](const auto& model, const auto& q, const auto&, const auto&, std::size_t link,
+                const Transform<double>& frame) {
+    using Model = std::decay_t<decltype(model)>;
+    using V = typename Model::Vector;
+    const FrameJacobian<Model> J = jacobian(model, q, link, frame, ReferenceFrame::world);
+    constexpr double h = 1e-6;
+    FrameJacobian<Model> fd;
+    for (int j = 0; j < Model::nq; ++j) {
+      const V dq = h * V::Unit(j);
+      const Transform<double> plus = frame_pose(model, V(q + dq), link, frame);
+      const Transform<double> minus = frame_pose(model, V(q - dq), link, frame);
+      // omega from R(q + h) R(q - h)^T = exp(2 h [omega]x) + O(h^3)
+      fd.col(j) << log3(plus.rotation * minus.rotation.transpose()) / (2 * h),
+          (plus.translation - minus.translation) / (2 * h);
+    }
+    const double err = relative_error(J, fd);
+    worst = std::max(worst, err);
+    REQUIRE(err < 1e-8);
+    // joints after the link do not move the frame
+    for (int j = int(link) + 1; j < Model::nq; ++j) REQUIRE(J.col(j).isZero(0.0));
+  });
+  WARN("worst |J - finite differences| = " << worst);
+}
+
+TEST_CASE("local Jacobian is the world Jacobian in the frame's axes", "[kinematics]") {
+  double worst = 0;
+  for_cases([&](const auto& model, const auto& q, const auto&, const auto&, std::size_t link,
+                const Transform<double>& frame) {
+    using Model = std::decay_t<decltype(model)>;
+    const auto world = jacobian(model, q, link, frame, ReferenceFrame::world);
+    const auto local = jacobian(model, q, link, frame, ReferenceFrame::local);
+    const Eigen::Matrix3d r = frame_pose(model, q, link, frame).rotation;
+    const double err = relative_error(local, FrameJacobian<Model>(rotate6(r.transpose()) * world));
+    worst = std::max(worst, err);
+    REQUIRE(err < 1e-13);
+  });
+  WARN("worst |J_local - R^T J_world| = " << worst);
+}
+
+TEST_CASE("J qd equals the frame velocity from rnea's link velocities", "[kinematics]") {
+  double worst = 0;
+  for_cases([&](const auto& model, const auto& q, const auto& qd, const auto& qdd,
+                std::size_t link, const Transform<double>& frame) {
+    using Model = std::decay_t<decltype(model)>;
+    Data<Model> data;
+    rnea(model, data, q, qd, qdd);
+    const Motion<double> v_link = data.v[link];  // link coordinates, about the link origin
+    const Motion<double> v_frame = frame.act_inv(v_link);  // frame coordinates and origin
+    const Eigen::Matrix3d r = frame_pose(model, q, link, frame).rotation;
+    FrameJacobian<Model> J;
+    jacobian(model, data, q, link, frame, ReferenceFrame::local, J);
+    double err = relative_error(Vector6<double>(J * qd), v_frame.vector());
+    jacobian(model, data, q, link, frame, ReferenceFrame::world, J);
+    err = std::max(err, relative_error(Vector6<double>(J * qd),
+                                       Vector6<double>(rotate6(r) * v_frame.vector())));
+    worst = std::max(worst, err);
+    REQUIRE(err < 1e-13);
+  });
+  WARN("worst |J qd - v from rnea| = " << worst);
+}
+
+TEST_CASE("Jdot qd equals d/dt (J qd) - J qdd by finite differences along a path",
+          "[kinematics]") {
+  double worst = 0;
+  for_cases([&](const auto& model, const auto& q, const auto& qd, const auto& qdd,
+                std::size_t link, const Transform<double>& frame) {
+    using Model = std::decay_t<decltype(model)>;
+    using V = typename Model::Vector;
+    // q(t) = q + t qd + t^2/2 qdd, qd(t) = qd + t qdd: central difference of J(q(t)) qd(t) at 0
+    constexpr double h = 1e-5;
+    for (const ReferenceFrame rf : {ReferenceFrame::world, ReferenceFrame::local}) {
+      const auto jv = [&](double t) {
+        const V qt = q + t * qd + 0.5 * t * t * qdd;
+        return Vector6<double>(jacobian(model, qt, link, frame, rf) * V(qd + t * qdd));
+      };
+      const Vector6<double> d_dt = (jv(h) - jv(-h)) / (2 * h);
+      const Vector6<double> expected = d_dt - jacobian(model, q, link, frame, rf) * qdd;
+      const double err = relative_error(jdot_qd(model, q, qd, link, frame, rf), expected);
+      worst = std::max(worst, err);
+      INFO((rf == ReferenceFrame::world ? "world" : "local"));
+      REQUIRE(err < 1e-7);
+    }
+  });
+  WARN("worst |Jdot qd - finite differences| = " << worst);
+}
+
+TEST_CASE("Jdot qd in world is the classical acceleration, in local the spatial one",
+          "[kinematics]") {
+  // world: (omega_dot; p_ddot) = R (a_F.angular; a_F.linear + omega x v), RBDA sec. 2.11; the
+  // local result is a_F itself: rotated into the frame's axes, world minus local is omega x v.
+  for_cases([&](const auto& model, const auto& q, const auto& qd, const auto&, std::size_t link,
+                const Transform<double>& frame) {
+    const Vector6<double> world = jdot_qd(model, q, qd, link, frame, ReferenceFrame::world);
+    const Vector6<double> local = jdot_qd(model, q, qd, link, frame, ReferenceFrame::local);
+    const Eigen::Matrix3d r = frame_pose(model, q, link, frame).rotation;
+    const Vector6<double> v = jacobian(model, q, link, frame, ReferenceFrame::local) * qd;
+    Vector6<double> classical_local = local;
+    classical_local.tail<3>() += v.head<3>().cross(v.tail<3>());
+    REQUIRE(relative_error(Vector6<double>(rotate6(r.transpose()) * world), classical_local) <
+            1e-12);
+  });
+}
+
+TEST_CASE("joint_torques_from_wrench equals J^T f and rnea's external-wrench input",
+          "[kinematics]") {
+  double worst_jt = 0, worst_rnea = 0;
+  std::mt19937 gen(test::kSeed + 7u);
+  for_cases([&](const auto& model, const auto& q, const auto&, const auto&, std::size_t link,
+                const Transform<double>& frame) {
+    using Model = std::decay_t<decltype(model)>;
+    using V = typename Model::Vector;
+    const Force<double> f(test::random_vector(gen, -5, 5), test::random_vector(gen, -50, 50));
+    const Eigen::Matrix3d r = frame_pose(model, q, link, frame).rotation;
+    for (const ReferenceFrame rf : {ReferenceFrame::world, ReferenceFrame::local}) {
+      INFO((rf == ReferenceFrame::world ? "world" : "local"));
+      const V tau = joint_torques_from_wrench(model, q, link, f, frame, rf);
+      const V jtf = jacobian(model, q, link, frame, rf).transpose() * f.vector();
+      const double e1 = relative_error(tau, jtf);
+      // rnea: the same wrench in the link's frame about its origin as f_ext on that link;
+      // rnea(q, 0, 0, f_ext) = g(q) - J^T f
+      const Force<double> in_frame =
+          rf == ReferenceFrame::local ? f : Force<double>(r.transpose() * f.angular,
+                                                          r.transpose() * f.linear);
+      LinkForces<Model> f_ext;
+      f_ext[link] = frame.act(in_frame);
+      const V zero = V::Zero();
+      const V from_rnea = gravity_torques(model, q) - rnea(model, q, zero, zero, f_ext);
+      const double e2 = relative_error(tau, from_rnea);
+      worst_jt = std::max(worst_jt, e1);
+      worst_rnea = std::max(worst_rnea, e2);
+      REQUIRE(e1 < 1e-13);
+      REQUIRE(e2 < 1e-12);
+    }
+    // the link-frame overload is the identity frame
+    REQUIRE(joint_torques_from_wrench(model, q, link, f, ReferenceFrame::local) ==
+            joint_torques_from_wrench(model, q, link, f, Transform<double>::Identity(),
+                                      ReferenceFrame::local));
+  });
+  WARN("worst |tau - J^T f| = " << worst_jt << ", |tau - (g - rnea(f_ext))| = " << worst_rnea);
+}
+
+TEST_CASE("in-place kinematics forms equal the returning forms with a reused Data",
+          "[kinematics]") {
+  const auto iiwa = robots::kuka_iiwa();
+  using V = robots::KukaIiwa<double>::Vector;
+  std::mt19937 gen(test::kSeed + 3u);
+  Data<robots::KukaIiwa<double>> data;
+  for (int s = 0; s < 3; ++s) {
+    const V q = test::random_state<V>(gen, 2.0), qd = test::random_state<V>(gen, 2.0);
+    const Transform<double> frame = random_frame(gen);
+    for (std::size_t link = 0; link < 7; ++link) {
+      FrameJacobian<robots::KukaIiwa<double>> J;
+      jacobian(iiwa, data, q, link, ReferenceFrame::world, J);
+      REQUIRE(J == jacobian(iiwa, q, link));
+      jacobian(iiwa, data, q, link, frame, ReferenceFrame::local, J);
+      REQUIRE(J == jacobian(iiwa, q, link, frame, ReferenceFrame::local));
+      Vector6<double> a;
+      jdot_qd(iiwa, data, q, qd, link, ReferenceFrame::local, a);
+      REQUIRE(a == jdot_qd(iiwa, q, qd, link, ReferenceFrame::local));
+      jdot_qd(iiwa, data, q, qd, link, frame, ReferenceFrame::world, a);
+      REQUIRE(a == jdot_qd(iiwa, q, qd, link, frame));
+      const Force<double> f(Eigen::Vector3d(1, 2, 3), Eigen::Vector3d(4, 5, 6));
+      joint_torques_from_wrench(iiwa, data, q, link, f, frame, ReferenceFrame::world);
+      REQUIRE(data.tau == joint_torques_from_wrench(iiwa, q, link, f, frame));
+      REQUIRE(frame_pose(iiwa, data, q, link, frame).translation ==
+              frame_pose(iiwa, q, link, frame).translation);
+    }
+  }
+}
