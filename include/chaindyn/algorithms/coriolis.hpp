@@ -1,0 +1,153 @@
+/// @file
+/// The Coriolis matrix C(q, qd) in its Christoffel form, O(n^2), and the Christoffel symbols.
+///
+/// C is not unique: any C with C(q, qd) qd = the velocity terms of the equation of motion will
+/// do for inverse dynamics. The Christoffel form is the one with
+///     C_ij = sum_k Gamma_ijk qd_k,   Gamma_ijk = 1/2 (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i),
+/// the unique C that is linear in qd with Gamma_ijk = Gamma_ikj and Mdot = C + C^T, i.e.
+/// Mdot - 2C skew-symmetric (the passivity property controllers rely on).
+///
+/// Algorithm (after S. Echeandia and P. M. Wensing, "Numerical methods to compute the Coriolis
+/// matrix and Christoffel symbols for rigid-body systems", J. Comput. Nonlinear Dynam. 16(9),
+/// 2021, sec. 3; derived and written here in base coordinates):
+///   With S_j the joint columns and v_i the link velocities, all in base coordinates about the
+///   base origin (spatial vectors, [angular; linear]), J_i = [S_0 .. S_i 0 ..] the Jacobian of
+///   link i and I_i its spatial inertia in base coordinates, M = sum_i J_i^T I_i J_i and the
+///   Newton-Euler equations give C qd = sum_i J_i^T (I_i Jdot_i qd + v_i x* I_i v_i), with
+///   Jdot_i = [Sdot_0 .. Sdot_i 0 ..], Sdot_j = v_j x S_j (RBDA eq. 2.39 for a vector fixed in
+///   body j). Take
+///       C = sum_i J_i^T (I_i Jdot_i + B_i J_i),
+///       B_i = 1/2 ( (v_i x*) I_i - I_i (v_i x) + (I_i v_i) xbar* ),
+///   where (h xbar*) m = m x* h. Then B_i v_i = v_i x* I_i v_i (so C qd is right), and with
+///   Idot_i = (v_i x*) I_i - I_i (v_i x) the terms give Mdot - 2C = sum_i (Jdot_i^T I_i J_i -
+///   J_i^T I_i Jdot_i) - sum_i J_i^T (I_i v_i) xbar* J_i, skew since xbar* is. Symmetry
+///   Gamma_ijk = Gamma_ikj, i.e. C(q, x) y = C(q, y) x, follows from Jdot(x) y - Jdot(y) x =
+///   (J x) x (J y) and B(x) y - B(y) x = -I ((J x) x (J y)). So this C is the Christoffel one.
+///   Sums over the subtree i >= max(r, c) become composite terms: with Ic_c = sum_{i>=c} I_i and
+///   Bc_c = sum_{i>=c} B_i,
+///       C_rc = S_r . (Ic_c Sdot_c + Bc_c S_c)                      for r <= c,
+///       C_rc = Sdot_c . (Ic_r S_r) + S_c . (Bc_r^T S_r)            for r >  c,
+///   computed tip to base in one pass: O(n) 6x6 work, O(n^2) dot products.
+#pragma once
+
+#include "chaindyn/model/data.hpp"
+
+namespace chaindyn {
+
+namespace detail {
+
+template <typename Scalar>
+using Matrix6 = Eigen::Matrix<Scalar, 6, 6>;
+
+/// The 6x6 matrix of m x (motion cross product, RBDA eq. 2.31): [[w]x 0; [v]x [w]x].
+template <typename Scalar>
+Matrix6<Scalar> motion_cross_matrix(const Motion<Scalar>& m) {
+  Matrix6<Scalar> out = Matrix6<Scalar>::Zero();
+  const Matrix3<Scalar> w = skew(m.angular);
+  out.template topLeftCorner<3, 3>() = w;
+  out.template bottomRightCorner<3, 3>() = w;
+  out.template bottomLeftCorner<3, 3>() = skew(m.linear);
+  return out;
+}
+
+/// B(I, v) = 1/2 ((v x*) I - I (v x) + (I v) xbar*), (h xbar*) m = m x* h, i.e. for h = (n; f)
+/// h xbar* = -[[n]x [f]x; [f]x 0] (Echeandia and Wensing 2021; see the file comment).
+template <typename Scalar>
+Matrix6<Scalar> coriolis_b(const Inertia<Scalar>& inertia, const Motion<Scalar>& v) {
+  const Matrix6<Scalar> i = inertia.matrix();
+  const Matrix6<Scalar> vx = motion_cross_matrix(v);
+  const Force<Scalar> h = inertia * v;
+  Matrix6<Scalar> hbar = Matrix6<Scalar>::Zero();
+  const Matrix3<Scalar> fx = skew(h.linear);
+  hbar.template topLeftCorner<3, 3>() = -skew(h.angular);
+  hbar.template topRightCorner<3, 3>() = -fx;
+  hbar.template bottomLeftCorner<3, 3>() = -fx;
+  // v x* = -(v x)^T
+  return Scalar(0.5) * (-(vx.transpose() * i) - i * vx + hbar);
+}
+
+template <typename Scalar>
+Force<Scalar> to_force(const Eigen::Matrix<Scalar, 6, 1>& x) {
+  return Force<Scalar>(x.template head<3>(), x.template tail<3>());
+}
+
+}  // namespace detail
+
+/// C(q, qd), the Coriolis and centrifugal matrix in Christoffel form (file comment):
+/// C(q, qd) qd = nonlinear_effects(q, qd) - gravity_torques(q), Mdot - 2C skew-symmetric,
+/// C_ij = sum_k Gamma_ijk qd_k. Joint friction and armature do not enter (the armature is
+/// constant in M). O(n^2). Fills data.C (and data.liMi, oMi, oS, ov, oSdot, and data.Ic, here
+/// the composite inertias in BASE coordinates).
+template <typename Model>
+void coriolis_matrix(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+                     const typename Model::Vector& qd) noexcept {
+  using Scalar = typename Model::Scalar;
+  constexpr std::size_t n = std::size_t(Model::nq);
+  // Forward pass: everything in base coordinates about the base origin.
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    data.liMi[i] = joint.pose(model.placement(i), q[k]);
+    data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
+    data.oS[i] = data.oMi[i].act(joint.motion(Scalar(1)));                       // S_i
+    data.ov[i] = i == 0 ? data.oS[i] * qd[k] : data.ov[i - 1] + data.oS[i] * qd[k];  // v_i
+    data.oSdot[i] = cross(data.ov[i], data.oS[i]);                              // v_i x S_i
+    data.Ic[i] = model.inertia(i).transformed_by(data.oMi[i]);                  // I_i
+  });
+  // Backward pass: composite Ic_c, Bc_c and row/column c of C.
+  detail::Matrix6<Scalar> bc = detail::Matrix6<Scalar>::Zero();
+  for (std::size_t c = n; c-- > 0;) {
+    bc += detail::coriolis_b(data.Ic[c], data.ov[c]);
+    if (c + 1 < n) data.Ic[c] += data.Ic[c + 1];
+    const Inertia<Scalar>& ic = data.Ic[c];
+    const Motion<Scalar>& s = data.oS[c];
+    const Force<Scalar> f1 = ic * data.oSdot[c] + detail::to_force<Scalar>(bc * s.vector());
+    const Force<Scalar> f2 = ic * s;
+    const Force<Scalar> f3 = detail::to_force<Scalar>(bc.transpose() * s.vector());
+    const auto kc = Eigen::Index(c);
+    for (std::size_t r = 0; r <= c; ++r) data.C(Eigen::Index(r), kc) = dot(data.oS[r], f1);
+    for (std::size_t r = 0; r < c; ++r) {
+      // C_cr, row c > column r
+      data.C(kc, Eigen::Index(r)) = dot(data.oSdot[r], f2) + dot(data.oS[r], f3);
+    }
+  }
+}
+
+/// Returning form of coriolis_matrix.
+template <typename Model>
+typename Model::Matrix coriolis_matrix(const Model& model, const typename Model::Vector& q,
+                                       const typename Model::Vector& qd) {
+  Data<Model> data;
+  coriolis_matrix(model, data, q, qd);
+  return data.C;
+}
+
+/// The Christoffel symbols of the first kind at q, one N x N matrix per row index i:
+///     gamma[i](j, k) = Gamma_ijk = 1/2 (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i),
+/// so that C_ij = sum_k gamma[i](j, k) qd_k and (C qd)_i = qd^T gamma[i] qd; each gamma[i] is
+/// symmetric. Since C is linear in qd, column k of the matrices is C(q, e_k):
+/// gamma[i](j, k) = C(q, e_k)_ij; n calls of coriolis_matrix, O(n^3). Fills data.C (with
+/// qd = e_{n-1}) and what coriolis_matrix fills.
+template <typename Model>
+void christoffel_symbols(const Model& model, DataFor<Model>& data,
+                         const typename Model::Vector& q,
+                         std::array<typename Model::Matrix, std::size_t(Model::nq)>& gamma) noexcept {
+  using Vector = typename Model::Vector;
+  for (Eigen::Index k = 0; k < Model::nq; ++k) {
+    coriolis_matrix(model, data, q, Vector(Vector::Unit(k)));
+    for (Eigen::Index i = 0; i < Model::nq; ++i) {
+      gamma[std::size_t(i)].col(k) = data.C.row(i).transpose();
+    }
+  }
+}
+
+/// Returning form of christoffel_symbols: gamma[i](j, k) = Gamma_ijk.
+template <typename Model>
+std::array<typename Model::Matrix, std::size_t(Model::nq)> christoffel_symbols(
+    const Model& model, const typename Model::Vector& q) {
+  Data<Model> data;
+  std::array<typename Model::Matrix, std::size_t(Model::nq)> gamma;
+  christoffel_symbols(model, data, q, gamma);
+  return gamma;
+}
+
+}  // namespace chaindyn
