@@ -75,23 +75,18 @@ std::string format(const char* fmt, Args... args) {
 /// A coordinate in px with two decimals (enough for a 1/100 px resolution, keeps files small).
 inline std::string px(double v) { return format("%.2f", v); }
 
-/// A "nice" number close to x: 1, 2 or 5 times a power of ten (rounded to the nearest if
-/// `round`, else the smallest not below x). P. S. Heckbert, "Nice numbers for graph labels",
-/// Graphics Gems, Academic Press 1990, pp. 61-63.
-inline double nice_number(double x, bool round) {
+/// The "nice" number nearest to x: 1, 2 or 5 times a power of ten. P. S. Heckbert, "Nice
+/// numbers for graph labels", Graphics Gems, Academic Press 1990, pp. 61-63.
+inline double nice_number(double x) {
   const double exponent = std::floor(std::log10(x));
   const double fraction = x / std::pow(10.0, exponent);
-  double nice;
-  if (round) {
-    nice = fraction < 1.5 ? 1 : fraction < 3 ? 2 : fraction < 7 ? 5 : 10;
-  } else {
-    nice = fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10;
-  }
+  const double nice = fraction < 1.5 ? 1 : fraction < 3 ? 2 : fraction < 7 ? 5 : 10;
   return nice * std::pow(10.0, exponent);
 }
 
 /// Ticks of a linear axis over [lo, hi] (hi > lo): a nice spacing giving about `target`
-/// ticks, and the digits after the point that show that spacing exactly.
+/// ticks (range / (target - 1) rounded to a nice number), and the digits after the point
+/// that show that spacing exactly.
 struct LinearTicks {
   double step;
   int decimals;
@@ -99,7 +94,7 @@ struct LinearTicks {
 
 inline LinearTicks linear_ticks(double lo, double hi, int target) {
   LinearTicks t;
-  t.step = nice_number(nice_number(hi - lo, false) / (target - 1), true);
+  t.step = nice_number((hi - lo) / (target - 1));
   t.decimals = std::max(0, int(-std::floor(std::log10(t.step) + 1e-9)));
   return t;
 }
