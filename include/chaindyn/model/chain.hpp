@@ -8,6 +8,7 @@
 
 #include <array>
 #include <initializer_list>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -21,7 +22,56 @@ Vector3<Scalar> default_gravity() {
   return Vector3<Scalar>(Scalar(0), Scalar(0), Scalar(-9.81));
 }
 
+/// A rigid payload (a grasped object, a tool) attached to a link at run time: its mass, its
+/// centre of mass in the link frame and its rotational inertia about that centre of mass in
+/// link-frame axes (the same triple as Link's). See ChainBase::set_payload.
+template <typename Scalar>
+struct Payload {
+  Scalar mass = Scalar(0);                             ///< kg
+  Vector3<Scalar> com = Vector3<Scalar>::Zero();       ///< centre of mass, link frame (m)
+  Matrix3<Scalar> inertia = Matrix3<Scalar>::Zero();   ///< about the centre of mass, link axes
+
+  /// A point mass m at `com` (link frame): zero rotational inertia about its centre of mass.
+  static Payload point_mass(const Scalar& m, const Vector3<Scalar>& com_in_link) {
+    Payload p;
+    p.mass = m;
+    p.com = com_in_link;
+    return p;
+  }
+};
+
 namespace detail {
+
+/// Checks a payload's numbers as validate_link checks a link's inertia; messages start with
+/// `where`'s text, which is built only when the check fails. Throws ModelError.
+template <typename Scalar, typename Where>
+void validate_payload(const Payload<Scalar>& p, const Where& where) {
+  constexpr double tol = 1e-6;
+  const double m = scalar_value(p.mass);
+  if (!std::isfinite(m)) throw_model_error(where(), ": payload mass is not finite (", m, ")");
+  if (m < 0.0) throw_model_error(where(), ": payload mass is negative (", m, ")");
+  if (!all_finite(p.com)) {
+    throw_model_error(where(), ": payload centre of mass ", format_vector(p.com),
+                      " is not finite");
+  }
+  const Eigen::Matrix3d in = p.inertia.unaryExpr([](const Scalar& x) { return scalar_value(x); });
+  if (!all_finite(in)) {
+    throw_model_error(where(), ": payload inertia ", format_matrix(in), " is not finite");
+  }
+  const double scale = std::max(in.cwiseAbs().maxCoeff(), 1e-300);
+  if (!((in - in.transpose()).cwiseAbs().maxCoeff() <= tol * scale)) {
+    throw_model_error(where(), ": payload inertia ", format_matrix(in), " is not symmetric");
+  }
+  if (!symmetric_psd(in, tol)) {
+    throw_model_error(where(), ": payload inertia ", format_matrix(in),
+                      " is not positive semi-definite");
+  }
+  const Eigen::Matrix3d sigma = 0.5 * in.trace() * Eigen::Matrix3d::Identity() - in;
+  if (!symmetric_psd(sigma, tol)) {
+    throw_model_error(where(), ": payload inertia ", format_matrix(in),
+                      " violates the triangle inequality of principal moments (I1 + I2 >= I3)");
+  }
+}
 
 /// What every chain holds apart from its joints: the links as given, the data the algorithms
 /// read (placements, spatial inertias, joint dynamics) laid out per quantity, and gravity.
@@ -39,8 +89,11 @@ class ChainBase {
   const Link<Scalar>& link(std::size_t i) const noexcept { return links_[i]; }
   /// The pose of joint i's frame in the parent link frame.
   const Transform<Scalar>& placement(std::size_t i) const noexcept { return placement_[i]; }
-  /// Link i's spatial inertia about the link-frame origin.
+  /// Link i's spatial inertia about the link-frame origin, its payload included (the one the
+  /// algorithms use).
   const Inertia<Scalar>& inertia(std::size_t i) const noexcept { return inertia_[i]; }
+  /// Link i's own spatial inertia about the link-frame origin, without payload.
+  const Inertia<Scalar>& link_inertia(std::size_t i) const noexcept { return link_inertia_[i]; }
   const Vector& damping() const noexcept { return damping_; }
   const Vector& friction() const noexcept { return friction_; }
   const Vector& armature() const noexcept { return armature_; }
@@ -50,6 +103,30 @@ class ChainBase {
   /// The fictitious base acceleration a_0 = (0; -g) that puts gravity into the recursions
   /// (RBDA sec. 5.3).
   const Motion<Scalar>& base_acceleration() const noexcept { return a0_; }
+  /// Attaches a rigid payload to link i (0-based), replacing the one already there: from now on
+  /// every algorithm sees link i's inertia plus the payload's (the payload moves with link i).
+  /// The link's own inertia is kept apart, so clear_payload restores it bit for bit. Allocates
+  /// nothing unless it throws: ModelError for an index out of range or a payload a link would
+  /// be refused for (non-finite numbers, negative mass, an inertia that is not symmetric
+  /// positive semi-definite or breaks the triangle inequality).
+  void set_payload(std::size_t i, const Payload<Scalar>& p) {
+    check_link_index(i);
+    validate_payload(p, [&] { return where(i); });
+    payload_[i] = p;
+    inertia_[i] = link_inertia_[i] + Inertia<Scalar>::from_com(p.mass, p.com, p.inertia);
+  }
+  /// Removes link i's payload (if any): its inertia is the link's own again, bit for bit.
+  /// Throws ModelError for an index out of range.
+  void clear_payload(std::size_t i) {
+    check_link_index(i);
+    payload_[i].reset();
+    inertia_[i] = link_inertia_[i];
+  }
+  /// Link i's payload, or empty.
+  const std::optional<Payload<Scalar>>& payload(std::size_t i) const noexcept {
+    return payload_[i];
+  }
+
   void set_gravity(const Vector3<Scalar>& g) {
     if (!all_finite(g)) throw_model_error("gravity ", format_vector(g), " is not finite");
     gravity_ = g;
@@ -62,7 +139,7 @@ class ChainBase {
       const Link<Scalar>& l = links_[i];
       validate_link(l, where(i));
       placement_[i] = l.placement;
-      inertia_[i] = Inertia<Scalar>::from_com(l.mass, l.com, l.inertia);
+      link_inertia_[i] = inertia_[i] = Inertia<Scalar>::from_com(l.mass, l.com, l.inertia);
       damping_[Eigen::Index(i)] = l.dynamics.damping;
       friction_[Eigen::Index(i)] = l.dynamics.friction;
       armature_[Eigen::Index(i)] = l.dynamics.armature;
@@ -83,6 +160,12 @@ class ChainBase {
   }
 
  private:
+  void check_link_index(std::size_t i) const {
+    if (i >= std::size_t(N)) {
+      throw_model_error("link index ", i, " is out of range for a chain of ", N, " links");
+    }
+  }
+
   /// A joint that moves neither mass nor rotational inertia nor a rotor makes the mass matrix
   /// singular (forward dynamics would divide by zero): refuse it here.
   void check_not_singular() const {
@@ -102,7 +185,9 @@ class ChainBase {
 
   std::array<Link<Scalar>, N> links_;
   std::array<Transform<Scalar>, N> placement_;
-  std::array<Inertia<Scalar>, N> inertia_;
+  std::array<Inertia<Scalar>, N> inertia_;       ///< link + payload: what the algorithms read
+  std::array<Inertia<Scalar>, N> link_inertia_;  ///< the link's own, as constructed
+  std::array<std::optional<Payload<Scalar>>, N> payload_;
   Vector damping_, friction_, armature_;
   Vector3<Scalar> gravity_;
   Motion<Scalar> a0_;
