@@ -18,26 +18,32 @@ template <typename Scalar>
 using SimulationOptions = IntegrationOptions<Scalar>;
 
 /// One sample of a simulation: the time, the state, the joint accelerations aba gave and the
-/// controller's torques at that state.
-template <typename Model>
-struct SimulationSample {
-  using Scalar = typename Model::Scalar;
-  using Vector = typename Model::Vector;
+/// controller's torques at that state. Written SimulationSample<Model> (below).
+template <typename Vector>
+struct SimulationSampleOf {
+  using Scalar = typename Vector::Scalar;
   Scalar t;
   Vector q, qd, qdd, tau;
 };
 
-/// A whole simulation: one entry per sample in each vector, in time order.
-template <typename Model>
-struct SimulationResult {
-  using Scalar = typename Model::Scalar;
-  using Vector = typename Model::Vector;
+/// A whole simulation: one entry per sample in each vector, in time order. Written
+/// SimulationResult<Model> (below).
+template <typename Vector>
+struct SimulationResultOf {
+  using Scalar = typename Vector::Scalar;
   std::vector<Scalar> t;
   std::vector<Vector> q, qd, qdd, tau;
   IntegrationStats stats;
 
   std::size_t size() const noexcept { return t.size(); }
 };
+
+/// The sample and result types of a model's simulation. Aliases on Model::Vector, so that
+/// SimulationSample<decltype(arm)> is the same type for a const and a non-const arm.
+template <typename Model>
+using SimulationSample = SimulationSampleOf<typename Model::Vector>;
+template <typename Model>
+using SimulationResult = SimulationResultOf<typename Model::Vector>;
 
 /// The passive controller: zero joint torques (the chain moves under gravity, its joint
 /// friction and damping only).

@@ -1,0 +1,448 @@
+// Integrators and simulate(): convergence orders measured on the pendulum against its exact
+// (Jacobi elliptic) solution, energy conservation of the two-link arm, simulate() with aba
+// against integrating the closed forms' forward dynamics, dense output against an exact
+// solution, sampling, streaming, validation.
+#include <chaindyn/closed_form/simple_pendulum.hpp>
+#include <chaindyn/closed_form/two_link_arm.hpp>
+#include <chaindyn/simulation.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+using namespace chaindyn;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+using Vector1 = Eigen::Matrix<double, 1, 1>;
+using Vector2 = Eigen::Vector2d;
+
+/// The pendulum released from rest at theta0 in closed form: with w = sqrt(g / l),
+/// k = sin(theta0 / 2) and K = K(k) the complete elliptic integral of the first kind,
+///   theta(t) = 2 asin(k sn(K - w t | k^2)),   theta_dot(t) = -2 k w cn(K - w t | k^2)
+/// (e.g. Lawden, "Elliptic Functions and Applications", sec. 5.2). sn and cn by the
+/// arithmetic-geometric mean and descending Landen transformation (Abramowitz & Stegun 16.4).
+struct ExactPendulum {
+  double theta0, w, k, K;
+
+  ExactPendulum(double theta0_, double g, double l)
+      : theta0(theta0_), w(std::sqrt(g / l)), k(std::sin(theta0_ / 2)), K(0) {
+    amplitude(0.0, &K);
+  }
+
+  /// Jacobi's amplitude phi(u | m = k^2) (sn = sin phi, cn = cos phi); optionally K(m).
+  double amplitude(double u, double* K_out = nullptr) const {
+    double a[40], c[40];
+    a[0] = 1;
+    double b = std::sqrt(1 - k * k);
+    c[0] = k;
+    int n = 0;
+    while (std::abs(c[n]) > 1e-17 && n < 38) {
+      a[n + 1] = (a[n] + b) / 2;
+      c[n + 1] = (a[n] - b) / 2;
+      b = std::sqrt(a[n] * b);
+      ++n;
+    }
+    if (K_out) *K_out = kPi / (2 * a[n]);
+    double phi = std::ldexp(a[n] * u, n);
+    for (int i = n; i > 0; --i) phi = (phi + std::asin(c[i] / a[i] * std::sin(phi))) / 2;
+    return phi;
+  }
+
+  double theta(double t) const { return 2 * std::asin(k * std::sin(amplitude(K - w * t))); }
+  double theta_dot(double t) const { return -2 * k * w * std::cos(amplitude(K - w * t)); }
+  double period() const { return 4 * K / w; }
+};
+
+/// Least-squares slope of log(err) against log(h).
+double loglog_slope(const std::vector<double>& h, const std::vector<double>& err) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = double(h.size());
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    const double x = std::log(h[i]), y = std::log(err[i]);
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+const char* name(Integrator i) {
+  switch (i) {
+    case Integrator::semi_implicit_euler: return "semi-implicit Euler";
+    case Integrator::rk4: return "RK4";
+    case Integrator::rk45: return "RK45";
+  }
+  return "?";
+}
+
+const closed_form::SimplePendulum<double> kPendulum(1.0, 1.0, 9.81);
+
+/// The pendulum's error at t_end: max(|q - theta|, |qd - theta_dot| / w).
+double pendulum_error(const ExactPendulum& exact, double t, const Vector1& q, const Vector1& qd) {
+  return std::max(std::abs(q[0] - exact.theta(t)), std::abs(qd[0] - exact.theta_dot(t)) / exact.w);
+}
+
+/// A PD controller tracking a quintic: what a control loop passes to simulate().
+struct QuinticPd {
+  QuinticTrajectory<Vector2> reference{Vector2(0.0, 0.0), Vector2(1.0, -0.5), 2.0};
+  Vector2 operator()(double t, const Vector2& q, const Vector2& qd) const {
+    const auto r = reference(t);
+    return 200.0 * (r.q - q) + 30.0 * (r.qd - qd);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the exact pendulum solution starts at rest at theta0 and has the tabulated K",
+          "[simulation]") {
+  const ExactPendulum exact(kPi / 2, 9.81, 1.0);
+  CHECK(exact.K == Approx(1.8540746773013719).epsilon(1e-15));  // K(m = 1/2), A&S Table 17.1
+  CHECK(exact.theta(0) == Approx(kPi / 2).epsilon(1e-15));
+  CHECK(std::abs(exact.theta_dot(0)) < 1e-15);
+  CHECK(std::abs(exact.theta(exact.period() / 2) + kPi / 2) < 1e-14);
+  // It obeys theta_dd = -w^2 sin(theta): central differences of theta_dot.
+  for (double t : {0.3, 1.1, 1.7}) {
+    const double h = 1e-5;
+    const double thdd = (exact.theta_dot(t + h) - exact.theta_dot(t - h)) / (2 * h);
+    CHECK(thdd == Approx(-exact.w * exact.w * std::sin(exact.theta(t))).epsilon(1e-8));
+  }
+}
+
+TEST_CASE("semi-implicit Euler converges with order 1 and RK4 with order 4 on the pendulum",
+          "[simulation]") {
+  // The pendulum released at q = pi/2, simulated by aba on SimplePendulum::to_chain() for 2 s;
+  // the error at t = 2 s against the exact elliptic-function solution, over dt halvings.
+  const auto chain = kPendulum.to_chain();
+  const ExactPendulum exact(kPi / 2, kPendulum.g, kPendulum.l);
+  const double t_end = 2.0;
+  for (const auto& [method, n0, low, high] :
+       {std::make_tuple(Integrator::semi_implicit_euler, 400, 0.95, 1.05),
+        std::make_tuple(Integrator::rk4, 25, 3.9, 4.1)}) {
+    std::vector<double> hs, errs;
+    for (int n = n0; n <= 16 * n0; n *= 2) {
+      SimulationOptions<double> o;
+      o.integrator = method;
+      o.dt = t_end / n;
+      Vector1 q, qd;
+      double t = -1;
+      simulate(chain, Vector1(kPi / 2), Vector1(0), ZeroTorque{}, t_end, o,
+               [&](const SimulationSample<decltype(chain)>& s) {
+                 t = s.t;
+                 q = s.q;
+                 qd = s.qd;
+               });
+      REQUIRE(t == t_end);
+      hs.push_back(o.dt);
+      errs.push_back(pendulum_error(exact, t_end, q, qd));
+    }
+    const double slope = loglog_slope(hs, errs);
+    WARN(name(method) << ": measured order " << slope << " (errors " << errs.front() << " at dt "
+                      << hs.front() << " to " << errs.back() << " at dt " << hs.back() << ")");
+    CHECK(slope > low);
+    CHECK(slope < high);
+  }
+}
+
+TEST_CASE("RK45's global error on the pendulum stays within a small multiple of the tolerance",
+          "[simulation]") {
+  // Tolerance sweep; the error at t_end and at every dense-output sample (output_interval
+  // 0.01 s) against the exact solution. The state is of size ~1 (q up to pi/2, qd/w up to
+  // 1.4), so atol = rtol makes the tolerance ~ rtol in absolute terms.
+  const auto chain = kPendulum.to_chain();
+  const ExactPendulum exact(kPi / 2, kPendulum.g, kPendulum.l);
+  std::vector<double> steps;
+  for (double tol : {1e-4, 1e-6, 1e-8, 1e-10}) {
+    SimulationOptions<double> o;
+    o.rtol = tol;
+    o.atol = tol;
+    o.output_interval = 0.01;
+    double worst = 0, at_end = 0;
+    const IntegrationStats stats =
+        simulate(chain, Vector1(kPi / 2), Vector1(0), ZeroTorque{}, 2.0, o,
+                 [&](const SimulationSample<decltype(chain)>& s) {
+                   const double e = pendulum_error(exact, s.t, s.q, s.qd);
+                   worst = std::max(worst, e);
+                   if (s.t == 2.0) at_end = e;
+                 });
+    WARN("RK45 rtol = atol = " << tol << ": error at t_end " << at_end
+                               << ", worst over the dense samples " << worst << " ("
+                               << worst / tol << " x tol), " << stats.steps << " steps, "
+                               << stats.rejected_steps << " rejected");
+    CHECK(at_end > 0);
+    CHECK(worst < 20 * tol);
+    steps.push_back(double(stats.steps));
+  }
+  // Order 5 with error-per-step control: steps grow like tol^(-1/5), x2.5 per factor 100.
+  for (std::size_t i = 1; i < steps.size(); ++i) {
+    CHECK(steps[i] / steps[i - 1] > 1.8);
+    CHECK(steps[i] / steps[i - 1] < 3.5);
+  }
+}
+
+TEST_CASE("RK45's dense output follows the exact solution of the harmonic oscillator",
+          "[simulation]") {
+  // q'' = -q, q(0) = 1, qd(0) = 0: q = cos t. Steps are long (few per period) so that the
+  // interpolation, not the step ends, is what the samples test.
+  IntegrationOptions<double> o;
+  o.rtol = 1e-7;
+  o.atol = 1e-7;
+  o.output_interval = 0.01;
+  double worst = 0, worst_qdd = 0;
+  std::size_t samples = 0;
+  const auto stats = integrate([](double, const Vector1& q, const Vector1&) -> Vector1 { return -q; },
+                               Vector1(1.0), Vector1(0.0), 10.0, o,
+                               [&](const IntegrationSample<Vector1>& s) {
+                                 worst = std::max({worst, std::abs(s.q[0] - std::cos(s.t)),
+                                                   std::abs(s.qd[0] + std::sin(s.t))});
+                                 worst_qdd = std::max(worst_qdd, std::abs(s.qdd[0] + s.q[0]));
+                                 ++samples;
+                               });
+  WARN("RK45 dense output, rtol = atol = 1e-7: worst error " << worst << " over " << samples
+                                                             << " samples, " << stats.steps
+                                                             << " steps");
+  CHECK(samples == 1001);
+  CHECK(stats.steps < 200);  // many samples per step: the interpolant is exercised
+  CHECK(worst < 1e-6);
+  CHECK(worst_qdd == 0);  // qdd is f at the sample's state
+}
+
+TEST_CASE("RK4 conserves the energy of the frictionless two-link arm to 1e-8 over 10 s",
+          "[simulation]") {
+  // m1 = 3, m2 = 1, a1 = 2, a2 = 1, uniform rods, falling under gravity from rest at q = 0
+  // (both links horizontal); RK4, dt = 1e-3, 10 s. T + V from the closed form (independent of
+  // the chain the simulation runs on). Drift relative to the peak kinetic energy.
+  const auto arm = closed_form::TwoLinkArm<double>::uniform_rods(3, 1, 2, 1);
+  const auto chain = arm.to_chain();
+  double e0 = 0, drift = 0, t_max = 0;
+  bool first = true;
+  for (Integrator method : {Integrator::rk4, Integrator::semi_implicit_euler}) {
+    SimulationOptions<double> o;
+    o.integrator = method;
+    o.dt = 1e-3;
+    drift = t_max = 0;
+    first = true;
+    simulate(chain, Vector2::Zero(), Vector2::Zero(), ZeroTorque{}, 10.0, o,
+             [&](const SimulationSample<decltype(chain)>& s) {
+               const double kinetic = arm.kinetic_energy(s.q, s.qd);
+               const double e = kinetic + arm.potential_energy(s.q);
+               if (first) e0 = e;
+               first = false;
+               drift = std::max(drift, std::abs(e - e0));
+               t_max = std::max(t_max, kinetic);
+             });
+    WARN(name(method) << ", dt = 1e-3, 10 s: max |E - E0| = " << drift << " J, peak T = "
+                      << t_max << " J, relative drift " << drift / t_max);
+    if (method == Integrator::rk4) CHECK(drift / t_max < 1e-8);
+    CHECK(t_max > 10);  // it did fall
+  }
+}
+
+TEST_CASE("simulate with aba agrees with integrating the closed forms' forward dynamics",
+          "[simulation]") {
+  const auto arm = closed_form::TwoLinkArm<double>::uniform_rods(3, 1, 2, 1);
+  const auto chain = arm.to_chain();
+  const QuinticPd controller;
+  for (Integrator method : {Integrator::semi_implicit_euler, Integrator::rk4, Integrator::rk45}) {
+    for (bool controlled : {false, true}) {
+      SimulationOptions<double> o;
+      o.integrator = method;
+      o.dt = 1e-3;
+      o.output_interval = 0.01;
+      const double t_end = 3.0;
+      const Vector2 q0(0.1, -0.2), qd0(0.0, 0.3);
+      const auto torque = [&](double t, const Vector2& q, const Vector2& qd) -> Vector2 {
+        return controlled ? controller(t, q, qd) : Vector2::Zero();
+      };
+      const SimulationResult<decltype(chain)> sim = simulate(chain, q0, qd0, torque, t_end, o);
+      std::vector<IntegrationSample<Vector2>> ref;
+      integrate([&](double t, const Vector2& q,
+                    const Vector2& qd) { return arm.forward_dynamics(q, qd, torque(t, q, qd)); },
+                q0, qd0, t_end, o, [&](const IntegrationSample<Vector2>& s) { ref.push_back(s); });
+      REQUIRE(sim.size() == ref.size());
+      REQUIRE(sim.size() == 301);
+      double state = 0, qdd = 0, tau = 0;
+      for (std::size_t i = 0; i < ref.size(); ++i) {
+        CHECK(sim.t[i] == ref[i].t);
+        state = std::max({state, (sim.q[i] - ref[i].q).cwiseAbs().maxCoeff(),
+                          (sim.qd[i] - ref[i].qd).cwiseAbs().maxCoeff()});
+        // at each sample: tau is the controller's, qdd the closed form's forward dynamics
+        tau = std::max(tau, (sim.tau[i] - torque(sim.t[i], sim.q[i], sim.qd[i])).cwiseAbs().maxCoeff());
+        qdd = std::max(qdd, (sim.qdd[i] - arm.forward_dynamics(sim.q[i], sim.qd[i], sim.tau[i]))
+                                .cwiseAbs()
+                                .maxCoeff());
+      }
+      WARN(name(method) << (controlled ? ", PD on a quintic" : ", passive")
+                        << ": simulate vs closed form, max state difference " << state
+                        << ", qdd " << qdd << ", tau " << tau);
+      CHECK(state < 1e-10);
+      CHECK(qdd < 1e-11);
+      CHECK(tau == 0);
+    }
+  }
+}
+
+TEST_CASE("the streaming and the returning simulate give identical samples", "[simulation]") {
+  const auto chain = closed_form::TwoLinkArm<double>::uniform_rods(3, 1, 2, 1).to_chain();
+  for (Integrator method : {Integrator::semi_implicit_euler, Integrator::rk4, Integrator::rk45}) {
+    for (double interval : {0.0, 0.05}) {
+      SimulationOptions<double> o;
+      o.integrator = method;
+      o.dt = 1e-2;
+      o.output_interval = interval;
+      const auto returned = simulate(chain, Vector2(0.3, 0.1), Vector2(0, 1), QuinticPd{}, 1.0, o);
+      std::size_t i = 0, mismatches = 0;
+      const auto stats = simulate(chain, Vector2(0.3, 0.1), Vector2(0, 1), QuinticPd{}, 1.0, o,
+                                  [&](const SimulationSample<decltype(chain)>& s) {
+                                    mismatches += !(i < returned.size() && s.t == returned.t[i] &&
+                                                    s.q == returned.q[i] && s.qd == returned.qd[i] &&
+                                                    s.qdd == returned.qdd[i] &&
+                                                    s.tau == returned.tau[i]);
+                                    ++i;
+                                  });
+      INFO(name(method) << ", output_interval " << interval);
+      CHECK(i == returned.size());
+      CHECK(mismatches == 0);
+      CHECK(stats.steps == returned.stats.steps);
+      CHECK(stats.evaluations == returned.stats.evaluations);
+    }
+  }
+}
+
+TEST_CASE("output_interval samples at exact multiples of the interval and at t_end",
+          "[simulation]") {
+  const auto chain = kPendulum.to_chain();
+  SECTION("rk45 interpolates at k * output_interval") {
+    SimulationOptions<double> o;
+    o.output_interval = 0.1;
+    const auto r = simulate(chain, Vector1(1.0), Vector1(0), ZeroTorque{}, 1.05, o);
+    REQUIRE(r.size() == 12);
+    for (std::size_t k = 0; k + 1 < r.size(); ++k) CHECK(r.t[k] == double(k) * 0.1);
+    CHECK(r.t.back() == 1.05);
+  }
+  SECTION("fixed steps land on k * output_interval") {
+    SimulationOptions<double> o;
+    o.integrator = Integrator::rk4;
+    o.dt = 1e-3;
+    o.output_interval = 0.01;
+    const auto r = simulate(chain, Vector1(1.0), Vector1(0), ZeroTorque{}, 1.0, o);
+    REQUIRE(r.size() == 101);
+    for (std::size_t k = 0; k < r.size(); ++k) CHECK(r.t[k] == double(k) * 0.01);
+    CHECK(r.stats.steps == 1000);
+  }
+  SECTION("one sample per step, the last step shortened to end at t_end") {
+    SimulationOptions<double> o;
+    o.integrator = Integrator::semi_implicit_euler;
+    o.dt = 1e-3;
+    const auto r = simulate(chain, Vector1(1.0), Vector1(0), ZeroTorque{}, 0.0155, o);
+    REQUIRE(r.size() == 17);
+    CHECK(r.t[15] == Approx(0.015).epsilon(1e-14));
+    CHECK(r.t.back() == 0.0155);
+  }
+  SECTION("t_end = 0 gives the initial sample only") {
+    const auto r = simulate(chain, Vector1(1.0), Vector1(0.5), ZeroTorque{}, 0.0);
+    REQUIRE(r.size() == 1);
+    CHECK(r.q[0][0] == 1.0);
+    CHECK(r.qd[0][0] == 0.5);
+    CHECK(r.qdd[0][0] == Approx(-9.81 * std::sin(1.0)).epsilon(1e-14));
+  }
+}
+
+TEST_CASE("the single-step functions match integrate's fixed steps", "[simulation]") {
+  const auto f = [](double t, const Vector2& q, const Vector2& qd) -> Vector2 {
+    return Vector2(-std::sin(q[0]) + 0.1 * std::cos(t), -q[1] - 0.2 * qd[1] + q[0] * qd[0]);
+  };
+  for (Integrator method : {Integrator::semi_implicit_euler, Integrator::rk4}) {
+    IntegrationOptions<double> o;
+    o.integrator = method;
+    o.dt = 0.01;
+    Vector2 q_end, qd_end;
+    integrate(f, Vector2(0.5, -0.3), Vector2(0.1, 0.2), 1.0, o,
+              [&](const IntegrationSample<Vector2>& s) {
+                q_end = s.q;
+                qd_end = s.qd;
+              });
+    Vector2 q(0.5, -0.3), qd(0.1, 0.2);
+    for (int k = 0; k < 100; ++k) {
+      if (method == Integrator::rk4) {
+        rk4_step(f, k * 0.01, 0.01, q, qd);
+      } else {
+        semi_implicit_euler_step(f, k * 0.01, 0.01, q, qd);
+      }
+    }
+    INFO(name(method));
+    CHECK((q - q_end).cwiseAbs().maxCoeff() < 1e-13);
+    CHECK((qd - qd_end).cwiseAbs().maxCoeff() < 1e-13);
+  }
+}
+
+TEST_CASE("simulate in float agrees with double", "[simulation]") {
+  const auto chain_f = kPendulum.cast<float>().to_chain();
+  const auto chain_d = kPendulum.to_chain();
+  using Vector1f = Eigen::Matrix<float, 1, 1>;
+  for (Integrator method : {Integrator::rk4, Integrator::rk45}) {
+    SimulationOptions<float> of;
+    of.integrator = method;
+    of.dt = 1e-2f;
+    of.rtol = 1e-5f;
+    of.atol = 1e-5f;
+    SimulationOptions<double> od;
+    od.integrator = method;
+    od.dt = 1e-2;
+    od.rtol = 1e-10;
+    od.atol = 1e-10;
+    const auto rf = simulate(chain_f, Vector1f(1.5f), Vector1f(0), ZeroTorque{}, 2.0f, of);
+    const auto rd = simulate(chain_d, Vector1(1.5), Vector1(0), ZeroTorque{}, 2.0, od);
+    INFO(name(method) << ": float " << rf.q.back()[0] << ", double " << rd.q.back()[0]);
+    CHECK(rf.t.back() == 2.0f);
+    CHECK(std::abs(double(rf.q.back()[0]) - rd.q.back()[0]) < 1e-3);
+  }
+}
+
+TEST_CASE("integrate and simulate reject invalid input with a message naming it",
+          "[simulation]") {
+  using Catch::Matchers::Contains;
+  const auto chain = kPendulum.to_chain();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto run = [&](const Vector1& q0, const Vector1& qd0, double t_end,
+                       const SimulationOptions<double>& o) {
+    simulate(chain, q0, qd0, ZeroTorque{}, t_end, o);
+  };
+  const Vector1 zero(0.0);
+  SimulationOptions<double> o;
+  CHECK_THROWS_WITH(run(zero, zero, -1.0, o), Contains("t_end"));
+  CHECK_THROWS_WITH(run(zero, zero, nan, o), Contains("t_end"));
+  CHECK_THROWS_WITH(run(Vector1(nan), zero, 1.0, o), Contains("q0"));
+  CHECK_THROWS_WITH(run(zero, Vector1(std::numeric_limits<double>::infinity()), 1.0, o), Contains("qd0"));
+  auto bad = o;
+  bad.dt = 0;
+  CHECK_THROWS_WITH(run(zero, zero, 1.0, bad), Contains("dt"));
+  bad = o;
+  bad.rtol = 0;
+  CHECK_THROWS_WITH(run(zero, zero, 1.0, bad), Contains("rtol"));
+  bad = o;
+  bad.atol = -1e-9;
+  CHECK_THROWS_WITH(run(zero, zero, 1.0, bad), Contains("atol"));
+  bad = o;
+  bad.output_interval = -0.1;
+  CHECK_THROWS_WITH(run(zero, zero, 1.0, bad), Contains("output_interval"));
+  bad = o;
+  bad.integrator = Integrator::rk4;
+  bad.dt = 0.003;
+  bad.output_interval = 0.01;
+  CHECK_THROWS_WITH(run(zero, zero, 1.0, bad), Contains("multiple of dt"));
+  bad = o;
+  bad.max_steps = 10;
+  CHECK_THROWS_AS(run(Vector1(1.0), zero, 10.0, bad), std::runtime_error);
+  // A solution that blows up (qd' = qd^2, qd = 1 / (1 - t)): rk45 cannot pass t = 1.
+  IntegrationOptions<double> blow;
+  CHECK_THROWS_WITH(integrate([](double, const Vector1&, const Vector1& qd) -> Vector1 {
+                      return qd.cwiseProduct(qd);
+                    },
+                              zero, Vector1(1.0), 2.0, blow, [](const auto&) {}),
+                    Contains("step size underflow"));
+}
