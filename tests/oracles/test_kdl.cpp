@@ -285,3 +285,27 @@ TEST_CASE("KDL oracle: random 7-joint revolute chains with arbitrary axes and ar
   }
   WARN("random chains vs KDL, worst relative errors:" << worst.report());
 }
+
+// --- built-in DH robots (Panda: modified DH; UR5, PUMA 560 with armature: standard DH) -------
+
+#include <chaindyn/robots/panda.hpp>
+#include <chaindyn/robots/puma560.hpp>
+#include <chaindyn/robots/ur5.hpp>
+
+TEST_CASE("KDL oracle: the built-in Panda, UR5 and PUMA 560 agree with chaindyn",
+          "[oracle][kdl][robots]") {
+  std::mt19937 gen(test::kSeed + 403);
+  const auto run = [&gen](const auto& arm, const char* name) {
+    Kdl kdl(to_kdl_chain(arm));
+    REQUIRE(kdl.chain.getNrOfJoints() == unsigned(std::decay_t<decltype(arm)>::nq));
+    Worst worst;
+    for (int trial = 0; trial < 100; ++trial) {
+      INFO(name << ", trial " << trial);
+      compare(arm, kdl, gen, worst, true);
+    }
+    WARN(name << " vs KDL, worst relative errors:" << worst.report());
+  };
+  run(robots::panda(), "Panda");
+  run(robots::ur5(), "UR5");
+  run(robots::puma560(), "PUMA 560");
+}
