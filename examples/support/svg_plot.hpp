@@ -140,7 +140,8 @@ class LinePlot {
   LinePlot(std::string title, std::string x_label, std::string y_label)
       : title_(std::move(title)), x_label_(std::move(x_label)), y_label_(std::move(y_label)) {}
 
-  /// Adds a series (x and y of equal length). Returns *this for chaining.
+  /// Adds a series (x and y of equal length); an empty label keeps it out of the legend.
+  /// Returns *this for chaining.
   LinePlot& add(std::string label, std::vector<double> x, std::vector<double> y,
                 Style style = {}) {
     if (x.size() != y.size()) {
@@ -170,6 +171,12 @@ class LinePlot {
   LinePlot& y_range(double lo, double hi) {
     y_fixed_ = {lo, hi};
     has_y_fixed_ = true;
+    return *this;
+  }
+  /// The same length per px on both axes (a path in a plane; linear axes only). The ranges
+  /// widen to fit the plot area.
+  LinePlot& equal_aspect(bool on = true) {
+    equal_aspect_ = on;
     return *this;
   }
   /// Canvas size in px (default 720 x 420).
@@ -229,7 +236,7 @@ class LinePlot {
       }
       return ticks;
     };
-    const Ticks x_ticks = linear(ax_lo, ax_hi, 7);
+    Ticks x_ticks = linear(ax_lo, ax_hi, 7);
     const auto make_y_ticks = [&] {
       if (!log_y_) return linear(ay_lo, ay_hi, 6);
       Ticks ticks;  // decades, every second (third...) one when there are many
@@ -259,10 +266,28 @@ class LinePlot {
     const auto sx = [&](double x) { return left + (x - ax_lo) / (ax_hi - ax_lo) * pw(); };
     const auto sy = [&](double y) { return top + ph - (y - ay_lo) / (ay_hi - ay_lo) * ph; };
 
+    // Equal aspect: the axis with fewer units per px widens about its centre (twice, as the
+    // tick labels' width moves the plot area's left edge).
+    for (int pass = 0; pass < 2 && equal_aspect_ && !log_y_; ++pass) {
+      const double ux = (ax_hi - ax_lo) / pw(), uy = (ay_hi - ay_lo) / ph;
+      if (ux > uy) {
+        const double mid = 0.5 * (ay_lo + ay_hi), half = 0.5 * ux * ph;
+        ay_lo = mid - half, ay_hi = mid + half;
+      } else {
+        const double mid = 0.5 * (ax_lo + ax_hi), half = 0.5 * uy * pw();
+        ax_lo = mid - half, ax_hi = mid + half;
+      }
+      x_ticks = linear(ax_lo, ax_hi, 7);
+      y_ticks = make_y_ticks();
+      left = left_margin();
+    }
+
     // Legend box inside the plot area, in the corner that covers the fewest data points; if
     // every corner covers some and the y range is free, the range grows upwards to make room.
     const double legend_w = 34 + char_w * double(longest_label) + 12;
-    const double legend_h = 20 * double(series_.size()) + 6;
+    std::size_t legend_entries = 0;  // series with an empty label stay out of the legend
+    for (const Series& s : series_) legend_entries += !s.label.empty();
+    const double legend_h = 20 * double(legend_entries) + 6;
     double legend_x = 0, legend_y = 0;
     const auto place_legend = [&] {
       const double xs[2] = {left + pw() - legend_w - 8, left + 8};
@@ -284,7 +309,8 @@ class LinePlot {
       }
       return best;
     };
-    if (!series_.empty() && place_legend() > 0 && !has_y_fixed_ && legend_h + 40 < ph) {
+    if (legend_entries > 0 && place_legend() > 0 && !has_y_fixed_ && !equal_aspect_ &&
+        legend_h + 40 < ph) {
       ay_hi = ay_lo + (ay_hi - ay_lo) * ph / (ph - legend_h - 16);
       y_ticks = make_y_ticks();
       left = left_margin();
@@ -301,7 +327,7 @@ class LinePlot {
       << "<defs><clipPath id=\"plot-area\"><rect x=\"" << px(left) << "\" y=\"" << px(top)
       << "\" width=\"" << px(plot_w) << "\" height=\"" << px(ph) << "\"/></clipPath></defs>\n";
     if (!title_.empty()) {
-      o << "<text x=\"" << px(left + plot_w / 2) << "\" y=\"26\" text-anchor=\"middle\" "
+      o << "<text x=\"" << px(width_ / 2.0) << "\" y=\"26\" text-anchor=\"middle\" "
         << "font-size=\"15\" font-weight=\"bold\">" << xml_escape(title_) << "</text>\n";
     }
     // Grid, ticks and tick labels.
@@ -378,13 +404,14 @@ class LinePlot {
     o << "</g>\n";
 
     // Legend.
-    if (!series_.empty()) {
+    if (legend_entries > 0) {
       o << "<g>\n<rect x=\"" << px(legend_x) << "\" y=\"" << px(legend_y) << "\" width=\""
         << px(legend_w) << "\" height=\"" << px(legend_h)
         << "\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbbbbb\"/>\n";
       const double lx = legend_x + 6;
       double ly = legend_y + 13;
       for (const Series& s : series_) {
+        if (s.label.empty()) continue;
         const std::string color = xml_escape(s.style.color);
         if (s.style.line) {
           o << "<line x1=\"" << px(lx) << "\" y1=\"" << px(ly) << "\" x2=\"" << px(lx + 26)
@@ -439,6 +466,7 @@ class LinePlot {
   std::string title_, x_label_, y_label_;
   std::vector<Series> series_;
   bool log_y_ = false;
+  bool equal_aspect_ = false;
   bool has_x_fixed_ = false, has_y_fixed_ = false;
   std::pair<double, double> x_fixed_{0, 1}, y_fixed_{0, 1};
   int width_ = 720, height_ = 420;
@@ -528,7 +556,9 @@ inline std::string xml_well_formed(const std::string& doc) {
       const std::size_t attr = j;
       while (j < doc.size() && is_name_char(doc[j])) ++j;
       if (j == attr) return "malformed attribute in <" + name + ">" + where(j);
-      if (j >= doc.size() || doc[j] != '=') return "attribute without '=' in <" + name + ">" + where(j);
+      if (j >= doc.size() || doc[j] != '=') {
+        return "attribute without '=' in <" + name + ">" + where(j);
+      }
       ++j;
       if (j >= doc.size() || (doc[j] != '"' && doc[j] != '\'')) {
         return "unquoted attribute value in <" + name + ">" + where(j);
