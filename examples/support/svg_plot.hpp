@@ -125,10 +125,11 @@ inline const char* dash_array(Dash d) {
   return "";
 }
 
-/// Okabe and Ito's colour-blind-safe palette (Color Universal Design, 2002), black last.
+/// Okabe and Ito's colour-blind-safe palette (Color Universal Design, 2002), the yellow last
+/// (it is faint on white).
 inline const std::vector<std::string>& palette() {
   static const std::vector<std::string> colors = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                                  "#E69F00", "#56B4E9", "#F0E442", "#000000"};
+                                                  "#E69F00", "#56B4E9", "#000000", "#F0E442"};
   return colors;
 }
 
@@ -149,8 +150,8 @@ class LinePlot {
                                   std::to_string(x.size()) + " x values but " +
                                   std::to_string(y.size()) + " y values");
     }
-    if (style.color.empty()) {
-      style.color = detail::palette()[series_.size() % detail::palette().size()];
+    if (style.color.empty()) {  // the palette's colours in turn, over the uncoloured series
+      style.color = detail::palette()[palette_next_++ % detail::palette().size()];
     }
     series_.push_back(Series{std::move(label), std::move(x), std::move(y), std::move(style)});
     return *this;
@@ -260,7 +261,8 @@ class LinePlot {
       return 30 + char_w * double(longest_tick) + 12;
     };
     double left = left_margin();
-    const double right = 24, top = title_.empty() ? 20 : 42, bottom = 58;
+    double right = 24;
+    const double top = title_.empty() ? 20 : 42, bottom = 58;
     const double ph = std::max(50.0, height_ - top - bottom);
     const auto pw = [&] { return std::max(50.0, width_ - left - right); };
     const auto sx = [&](double x) { return left + (x - ax_lo) / (ax_hi - ax_lo) * pw(); };
@@ -282,8 +284,9 @@ class LinePlot {
       left = left_margin();
     }
 
-    // Legend box inside the plot area, in the corner that covers the fewest data points; if
-    // every corner covers some and the y range is free, the range grows upwards to make room.
+    // Legend box inside the plot area, in the corner that covers the fewest data points. If
+    // every corner covers some, the y range (when free) grows upwards by up to a third to make
+    // room; a legend too tall for that goes right of the plot area.
     const double legend_w = 34 + char_w * double(longest_label) + 12;
     std::size_t legend_entries = 0;  // series with an empty label stay out of the legend
     for (const Series& s : series_) legend_entries += !s.label.empty();
@@ -298,7 +301,7 @@ class LinePlot {
           std::size_t covered = 0;
           for (const Series& s : series_) {
             for (std::size_t i = 0; i < s.x.size(); ++i) {
-              if (!usable(s.x[i], s.y[i])) continue;
+              if (!usable(s.x[i], s.y[i]) || s.x[i] < ax_lo || s.x[i] > ax_hi) continue;
               const double x = sx(s.x[i]), y = sy(transform_y(s.y[i]));
               covered += x >= cx - 4 && x <= cx + legend_w + 4 && y >= cy - 4 &&
                          y <= cy + legend_h + 4;
@@ -309,12 +312,18 @@ class LinePlot {
       }
       return best;
     };
-    if (legend_entries > 0 && place_legend() > 0 && !has_y_fixed_ && !equal_aspect_ &&
-        legend_h + 40 < ph) {
-      ay_hi = ay_lo + (ay_hi - ay_lo) * ph / (ph - legend_h - 16);
-      y_ticks = make_y_ticks();
-      left = left_margin();
-      place_legend();
+    if (legend_entries > 0 && place_legend() > 0) {
+      const double growth = ph / (ph - legend_h - 16);
+      if (!has_y_fixed_ && !equal_aspect_ && legend_h + 16 < ph && growth < 1.34) {
+        ay_hi = ay_lo + (ay_hi - ay_lo) * growth;
+        y_ticks = make_y_ticks();
+        left = left_margin();
+        place_legend();
+      } else {
+        right = 24 + legend_w;
+        legend_x = left + pw() + 12;
+        legend_y = top;
+      }
     }
     const double plot_w = pw();
 
@@ -467,6 +476,7 @@ class LinePlot {
   std::vector<Series> series_;
   bool log_y_ = false;
   bool equal_aspect_ = false;
+  std::size_t palette_next_ = 0;
   bool has_x_fixed_ = false, has_y_fixed_ = false;
   std::pair<double, double> x_fixed_{0, 1}, y_fixed_{0, 1};
   int width_ = 720, height_ = 420;
