@@ -4,9 +4,11 @@
 ///     tau = M(q) qdd + C(q, qd) qd + g(q) + eps(qd)          (eps: joint friction)
 ///
 /// rnea (tau from qdd), crba (M), aba (qdd from tau), nonlinear_effects (C qd + g),
-/// gravity_torques (g), forward_dynamics_crba (the O(n^3) reference), forward_kinematics,
-/// kinetic_energy, potential_energy; the Lagrangian closed forms in chaindyn::closed_form;
-/// built-in robots in chaindyn::robots.
+/// gravity_torques (g), coriolis_matrix (C), christoffel_symbols, forward_dynamics_crba (the
+/// O(n^3) reference), forward_kinematics, frame_pose, jacobian, jdot_qd,
+/// joint_torques_from_wrench, kinetic_energy, potential_energy; simulate() and trajectories;
+/// the Lagrangian closed forms in chaindyn::closed_form; DH builders in chaindyn::dh; built-in
+/// robots in chaindyn::robots. The URDF parser is separate: chaindyn/urdf.hpp (needs tinyxml2).
 /// Conventions: docs/conventions.md.
 #pragma once
 
@@ -25,13 +27,25 @@
 #include "chaindyn/model/link.hpp"
 
 #include "chaindyn/algorithms/aba.hpp"
+#include "chaindyn/algorithms/coriolis.hpp"
 #include "chaindyn/algorithms/crba.hpp"
 #include "chaindyn/algorithms/energy.hpp"
 #include "chaindyn/algorithms/forward_dynamics_crba.hpp"
 #include "chaindyn/algorithms/forward_kinematics.hpp"
+#include "chaindyn/algorithms/frames.hpp"
 #include "chaindyn/algorithms/friction.hpp"
+#include "chaindyn/algorithms/jacobian.hpp"
 #include "chaindyn/algorithms/nonlinear_effects.hpp"
 #include "chaindyn/algorithms/rnea.hpp"
 
+#include "chaindyn/simulation.hpp"
+
 #include "chaindyn/closed_form/closed_form.hpp"
+
+#include "chaindyn/builders/dh.hpp"
+#include "chaindyn/robots/aristo.hpp"
 #include "chaindyn/robots/kuka_iiwa.hpp"
+#include "chaindyn/robots/panda.hpp"
+#include "chaindyn/robots/puma560.hpp"
+#include "chaindyn/robots/two_link_arm.hpp"
+#include "chaindyn/robots/ur5.hpp"

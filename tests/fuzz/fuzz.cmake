@@ -1,0 +1,51 @@
+# The URDF parser's fuzz target (included from tests/CMakeLists.txt when chaindyn::urdf exists).
+#
+# - chaindyn_fuzz_urdf_regressions (every preset): tests/fuzz/fuzz_urdf.cpp with a plain main()
+#   that runs each input once; ctest runs it over tests/fuzz/regressions (inputs that once broke
+#   the parser), the seed corpus and the test URDFs.
+# - chaindyn_fuzz_urdf (clang only, with CHAINDYN_FUZZ=ON, which the asan preset sets): the same
+#   source under libFuzzer + ASan + UBSan at -O1; ctest runs it for CHAINDYN_FUZZ_SECONDS
+#   (default 60) from the seed corpus, with leak detection on. libFuzzer fails the test on a
+#   crash, a sanitizer report, a leak, an input slower than 10 s or 2 GB of memory, and writes
+#   the input to build/<preset>/tests/fuzz-artifacts/: add it to tests/fuzz/regressions.
+
+option(CHAINDYN_FUZZ "Build the URDF parser's libFuzzer target and run it as a test (clang)" OFF)
+set(CHAINDYN_FUZZ_SECONDS 60 CACHE STRING "How long the fuzz test runs (seconds)")
+
+set(fuzz_dir ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
+
+chaindyn_add_test_executable(chaindyn_fuzz_urdf_regressions ${fuzz_dir}/fuzz_urdf.cpp)
+target_link_libraries(chaindyn_fuzz_urdf_regressions PRIVATE chaindyn::urdf)
+target_compile_definitions(chaindyn_fuzz_urdf_regressions PRIVATE CHAINDYN_FUZZ_STANDALONE)
+file(GLOB fuzz_inputs CONFIGURE_DEPENDS
+     ${fuzz_dir}/regressions/* ${fuzz_dir}/corpus/* ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf/*.urdf)
+add_test(NAME fuzz:urdf_regressions COMMAND chaindyn_fuzz_urdf_regressions ${fuzz_inputs})
+
+if(CHAINDYN_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(STATUS "chaindyn: URDF fuzz target skipped: libFuzzer needs clang "
+                   "(this is ${CMAKE_CXX_COMPILER_ID})")
+  else()
+    add_executable(chaindyn_fuzz_urdf ${fuzz_dir}/fuzz_urdf.cpp)
+    target_link_libraries(chaindyn_fuzz_urdf PRIVATE chaindyn::urdf)
+    chaindyn_add_warnings(chaindyn_fuzz_urdf)
+    # -O1 after the preset's -O0: ~3x the executions per second for the same compile time.
+    target_compile_options(chaindyn_fuzz_urdf PRIVATE
+      -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
+    target_link_options(chaindyn_fuzz_urdf PRIVATE -fsanitize=fuzzer,address,undefined)
+    # libFuzzer adds what it finds to its first corpus directory: a copy in the build tree, never
+    # the source tree. The seed inputs follow as read-only directories.
+    set(work_corpus ${CMAKE_CURRENT_BINARY_DIR}/fuzz-corpus)
+    set(artifacts ${CMAKE_CURRENT_BINARY_DIR}/fuzz-artifacts)
+    file(MAKE_DIRECTORY ${work_corpus} ${artifacts})
+    add_test(NAME fuzz:urdf
+      COMMAND chaindyn_fuzz_urdf
+        -max_total_time=${CHAINDYN_FUZZ_SECONDS} -timeout=10 -rss_limit_mb=2048
+        -max_len=16384 -print_final_stats=1 -detect_leaks=1
+        -dict=${fuzz_dir}/urdf.dict -artifact_prefix=${artifacts}/
+        ${work_corpus} ${fuzz_dir}/corpus ${fuzz_dir}/regressions
+        ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf)
+    set_tests_properties(fuzz:urdf PROPERTIES TIMEOUT 900)
+    message(STATUS "chaindyn: URDF fuzz test enabled (${CHAINDYN_FUZZ_SECONDS} s)")
+  endif()
+endif()

@@ -1,0 +1,247 @@
+/// @file
+/// chaindyn-urdf2cpp: turns a URDF into a C++ header that builds the same chain without XML at
+/// run time (for controllers that must not parse files, or ship without tinyxml2).
+///
+///     chaindyn-urdf2cpp robot.urdf [--tip LINK] [--name NAME] [--namespace NS]
+///                       [--runtime-axes] > robot.hpp
+///
+/// The header defines, in namespace NS (default `robots`):
+///     template <typename Scalar = double> using NAME_chain = chaindyn::Chain<Scalar, ...>;
+///     template <typename Scalar = double> std::array<chaindyn::Link<Scalar>, N> NAME_links();
+///     template <typename Scalar = double> NAME_chain<Scalar> NAME();
+/// NAME defaults to the URDF robot name made into an identifier. Joint types: RevoluteZ /
+/// PrismaticZ with every axis turned onto z exactly as chaindyn::urdf::parse does for those
+/// types (the fastest joints), or, with --runtime-axes, Revolute / Prismatic with the axes as
+/// written. The numbers are printed with 17 significant digits, so the generated chain equals
+/// urdf::parse's bit for bit (tests/CMakeLists.txt checks this on the test URDFs).
+///
+/// Exit status: 0 on success, 1 on a URDF error (message on stderr, with the line), 2 on a
+/// usage error.
+#include "chaindyn/urdf.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* const kUsage =
+    "usage: chaindyn-urdf2cpp robot.urdf [--tip LINK] [--name NAME] [--namespace NS] "
+    "[--runtime-axes] > robot.hpp\n";
+
+struct Options {
+  std::string path;
+  std::string tip;
+  std::string name;
+  std::string ns = "robots";
+  bool runtime_axes = false;
+};
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (const char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+/// "iiwa14-v1.2" -> "iiwa14_v1_2"; a leading digit gets a '_' in front.
+std::string identifier_from(const std::string& s) {
+  std::string out;
+  for (const char c : s) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (out.empty()) out = "robot";
+  if (std::isdigit(static_cast<unsigned char>(out[0]))) out.insert(out.begin(), '_');
+  return out;
+}
+
+/// A C++ string literal with the characters a URDF name may hold escaped.
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", static_cast<unsigned char>(c));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+/// A double as a Scalar expression that reproduces it exactly.
+std::string number(double x) {
+  if (std::isinf(x)) {
+    return x > 0 ? "std::numeric_limits<Scalar>::infinity()"
+                 : "-std::numeric_limits<Scalar>::infinity()";
+  }
+  if (x == 0.0) return std::signbit(x) ? "Scalar(-0.0)" : "Scalar(0)";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  std::string s = buf;
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return "Scalar(" + s + ")";
+}
+
+template <typename Derived>
+std::string vector3(const Eigen::MatrixBase<Derived>& v) {
+  return "chaindyn::Vector3<Scalar>(" + number(v[0]) + ", " + number(v[1]) + ", " +
+         number(v[2]) + ")";
+}
+
+std::string matrix3(const Eigen::Matrix3d& m, const std::string& indent) {
+  std::ostringstream os;
+  os << "(chaindyn::Matrix3<Scalar>() <<";
+  for (int r = 0; r < 3; ++r) {
+    os << '\n' << indent << "    ";
+    for (int c = 0; c < 3; ++c) {
+      os << number(m(r, c)) << (r == 2 && c == 2 ? ")" : c == 2 ? "," : ", ");
+    }
+  }
+  os << ".finished()";
+  return os.str();
+}
+
+bool parse_args(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= argc) return false;
+      out = argv[++i];
+      return true;
+    };
+    if (a == "--tip") {
+      if (!value(o.tip)) return false;
+    } else if (a == "--name") {
+      if (!value(o.name) || !is_identifier(o.name)) return false;
+    } else if (a == "--namespace") {
+      if (!value(o.ns) || !is_identifier(o.ns)) return false;
+    } else if (a == "--runtime-axes") {
+      o.runtime_axes = true;
+    } else if (a == "-h" || a == "--help") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (!a.empty() && a[0] == '-') {
+      return false;
+    } else if (o.path.empty()) {
+      o.path = a;
+    } else {
+      return false;
+    }
+  }
+  return !o.path.empty();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw chaindyn::urdf::ParseError("chaindyn::urdf: " + path + ": cannot open the file", 0, {});
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void emit(const Options& o, const chaindyn::urdf::Description& d, std::ostream& out) {
+  using chaindyn::JointKind;
+  using chaindyn::urdf::JointSlot;
+  std::vector<JointSlot> slots;
+  std::vector<std::string> types;
+  for (const auto& j : d.joints) {
+    JointSlot s;
+    s.kind = j.kind;
+    s.axis = o.runtime_axes ? -1 : 2;
+    slots.push_back(s);
+    const bool revolute = j.kind == JointKind::revolute;
+    types.push_back(o.runtime_axes ? (revolute ? "chaindyn::Revolute" : "chaindyn::Prismatic")
+                                   : (revolute ? "chaindyn::RevoluteZ" : "chaindyn::PrismaticZ"));
+  }
+  const std::vector<chaindyn::Link<double>> links = chaindyn::urdf::make_links(d, slots);
+  const std::size_t n = links.size();
+  const std::string name = o.name.empty() ? identifier_from(d.robot_name) : o.name;
+
+  bool homogeneous = true;
+  for (const auto& t : types) homogeneous = homogeneous && t == types.front();
+
+  out << "// Generated by chaindyn-urdf2cpp from " << o.path << " (robot '" << d.robot_name
+      << "', chain from link '" << d.root_link << "' to link '" << d.tip_link << "', " << n
+      << " joints" << (o.runtime_axes ? ", run-time axes" : ", axes turned onto z") << ").\n"
+      << "// Do not edit: regenerate with chaindyn-urdf2cpp.\n"
+      << "#pragma once\n\n"
+      << "#include \"chaindyn/model/chain.hpp\"\n\n"
+      << "#include <array>\n#include <limits>\n\n"
+      << "namespace " << o.ns << " {\n\n"
+      << "/// The chain type of '" << d.robot_name << "'.\n"
+      << "template <typename Scalar = double>\n"
+      << "using " << name << "_chain = ";
+  if (homogeneous) {
+    out << "chaindyn::ChainN<Scalar, " << n << ", " << types.front() << ">;\n\n";
+  } else {
+    out << "chaindyn::Chain<Scalar";
+    for (const auto& t : types) out << ",\n    " << t;
+    out << ">;\n\n";
+  }
+  out << "/// The links of '" << d.robot_name << "', base to tip (chaindyn::Link: joint placement in\n"
+      << "/// the parent link frame, mass, centre of mass and inertia about it in link axes).\n"
+      << "template <typename Scalar = double>\n"
+      << "std::array<chaindyn::Link<Scalar>, " << n << "> " << name << "_links() {\n"
+      << "  std::array<chaindyn::Link<Scalar>, " << n << "> links;\n";
+  const std::string ind = "  ";
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& l = links[i];
+    const std::string li = "links[" + std::to_string(i) + "]";
+    out << "\n" << ind << "// joint " << quoted(l.joint_name) << " (line " << d.joints[i].line
+        << "), link " << quoted(l.name) << "\n";
+    out << ind << li << ".name = " << quoted(l.name) << ";\n";
+    out << ind << li << ".joint_name = " << quoted(l.joint_name) << ";\n";
+    out << ind << li << ".placement = chaindyn::Transform<Scalar>(\n"
+        << ind << "    " << matrix3(l.placement.rotation, ind) << ",\n"
+        << ind << "    " << vector3(l.placement.translation) << ");\n";
+    if (l.axis) out << ind << li << ".axis = " << vector3(*l.axis) << ";\n";
+    out << ind << li << ".mass = " << number(l.mass) << ";\n";
+    out << ind << li << ".com = " << vector3(l.com) << ";\n";
+    out << ind << li << ".inertia = " << matrix3(l.inertia, ind) << ";\n";
+    out << ind << li << ".dynamics.damping = " << number(l.dynamics.damping) << ";\n";
+    out << ind << li << ".dynamics.friction = " << number(l.dynamics.friction) << ";\n";
+    out << ind << li << ".dynamics.armature = " << number(l.dynamics.armature) << ";\n";
+    if (l.limits) {
+      out << ind << li << ".limits = chaindyn::JointLimits<Scalar>{" << number(l.limits->lower)
+          << ", " << number(l.limits->upper) << ", " << number(l.limits->velocity) << ", "
+          << number(l.limits->effort) << "};\n";
+    }
+  }
+  out << "  return links;\n}\n\n"
+      << "/// '" << d.robot_name << "' as a chain (default gravity (0, 0, -9.81) m/s^2).\n"
+      << "template <typename Scalar = double>\n"
+      << name << "_chain<Scalar> " << name << "() {\n"
+      << "  return " << name << "_chain<Scalar>(" << name << "_links<Scalar>());\n"
+      << "}\n\n"
+      << "}  // namespace " << o.ns << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (!parse_args(argc, argv, o)) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  try {
+    const chaindyn::urdf::Description d = chaindyn::urdf::describe(read_file(o.path), o.tip);
+    std::ostringstream header;
+    emit(o, d, header);
+    std::cout << header.str();
+    return 0;
+  } catch (const chaindyn::ModelError& e) {
+    std::cerr << "chaindyn-urdf2cpp: " << o.path << ": " << e.what() << '\n';
+    return 1;
+  }
+}
