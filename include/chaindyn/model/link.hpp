@@ -35,6 +35,18 @@ struct JointDynamics {
   }
 };
 
+/// A joint's limits as a URDF `<limit>` gives them, kept in the model for users (no algorithm
+/// reads them). `lower`/`upper`: position limits (rad or m; -inf/+inf for an unbounded joint such
+/// as URDF `continuous`); `velocity` (rad/s or m/s) and `effort` (N m or N): the magnitudes the
+/// joint may reach. A chain checks: no NaN, lower <= upper, velocity >= 0, effort >= 0.
+template <typename Scalar>
+struct JointLimits {
+  Scalar lower = Scalar(0);
+  Scalar upper = Scalar(0);
+  Scalar velocity = Scalar(0);
+  Scalar effort = Scalar(0);
+};
+
 /// One link of a serial chain and the joint that moves it (URDF-style description).
 ///
 /// - `placement`: the pose of the joint frame in the parent link frame (URDF joint `<origin>`);
@@ -45,6 +57,9 @@ struct JointDynamics {
 /// - The link frame is the joint frame after the joint's motion.
 /// - `mass`, `com` (centre of mass in the link frame) and `inertia` (rotational inertia about
 ///   the centre of mass, in link-frame axes), as URDF `<inertial>`.
+/// - `limits`, `joint_name`: the joint's `<limit>` and name (URDF), for users; the algorithms
+///   ignore them. (Appended last, with default member initializers, so that aggregate
+///   initializations of the members before them stay complete.)
 template <typename Scalar>
 struct Link {
   std::string name;
@@ -54,6 +69,8 @@ struct Link {
   Vector3<Scalar> com = Vector3<Scalar>::Zero();
   Matrix3<Scalar> inertia = Matrix3<Scalar>::Zero();
   JointDynamics<Scalar> dynamics;
+  std::optional<JointLimits<Scalar>> limits = std::nullopt;
+  std::string joint_name = {};
 };
 
 namespace detail {
@@ -151,6 +168,22 @@ void validate_link(const Link<Scalar>& link, const std::string& where) {
       throw_model_error(where, ": joint ", name, " is not finite (", value, ")");
     }
     if (value < 0.0) throw_model_error(where, ": joint ", name, " is negative (", value, ")");
+  }
+  if (link.limits) {
+    const double lower = scalar_value(link.limits->lower);
+    const double upper = scalar_value(link.limits->upper);
+    const double velocity = scalar_value(link.limits->velocity);
+    const double effort = scalar_value(link.limits->effort);
+    if (std::isnan(lower) || std::isnan(upper) || !(lower <= upper)) {
+      throw_model_error(where, ": joint limits lower ", lower, " and upper ", upper,
+                        " do not satisfy lower <= upper");
+    }
+    if (!(velocity >= 0.0)) {
+      throw_model_error(where, ": joint velocity limit ", velocity, " is not >= 0");
+    }
+    if (!(effort >= 0.0)) {
+      throw_model_error(where, ": joint effort limit ", effort, " is not >= 0");
+    }
   }
 }
 

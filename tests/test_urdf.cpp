@@ -1,0 +1,678 @@
+// The URDF parser (chaindyn/urdf.hpp): hand-written URDFs against hand-built chains, the axis
+// rotation of fixed-axis joint slots against run-time axes, fixed-joint merging against the
+// same URDF with the fixed joints made revolute and held at zero, every error case (message
+// names the element and the line), and the published URDFs in tests/data/urdf.
+// Built into its own executable (chaindyn_urdf_tests) only when tinyxml2 is found.
+
+#include "support/test_support.hpp"
+
+#include <chaindyn/urdf.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef CHAINDYN_URDF_DATA_DIR
+#error "CHAINDYN_URDF_DATA_DIR (tests/data/urdf) must be defined"
+#endif
+
+using namespace chaindyn;
+using chaindyn::test::relative_error;
+
+namespace {
+
+const std::string data_dir = CHAINDYN_URDF_DATA_DIR;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Rotations written out from their definitions, independent of Transform::FromRPY.
+Eigen::Matrix3d rot_x(double a) {
+  Eigen::Matrix3d r;
+  r << 1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a);
+  return r;
+}
+Eigen::Matrix3d rot_y(double a) {
+  Eigen::Matrix3d r;
+  r << std::cos(a), 0, std::sin(a), 0, 1, 0, -std::sin(a), 0, std::cos(a);
+  return r;
+}
+Eigen::Matrix3d rot_z(double a) {
+  Eigen::Matrix3d r;
+  r << std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a), 0, 0, 0, 1;
+  return r;
+}
+/// URDF rpy: R = Rz(yaw) Ry(pitch) Rx(roll).
+Eigen::Matrix3d rpy(double r, double p, double y) { return rot_z(y) * rot_y(p) * rot_x(r); }
+
+Eigen::Matrix3d tensor(double ixx, double ixy, double ixz, double iyy, double iyz, double izz) {
+  Eigen::Matrix3d i;
+  i << ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz;
+  return i;
+}
+
+/// Compares two chains of the same joint count: rnea, crba and aba at seeded random states,
+/// and the world positions of every link's centre of mass.
+template <typename A, typename B>
+void expect_same_dynamics(const A& a, const B& b, std::uint32_t seed, double tol = 1e-12) {
+  static_assert(A::nq == B::nq, "same joint count");
+  using V = typename A::Vector;
+  std::mt19937 gen(seed);
+  for (int trial = 0; trial < 5; ++trial) {
+    const V q = test::random_state<V>(gen, 3.0), qd = test::random_state<V>(gen, 2.0),
+            qdd = test::random_state<V>(gen, 4.0), tau = test::random_state<V>(gen, 10.0);
+    CHECK(relative_error(rnea(a, q, qd, qdd), rnea(b, q, qd, qdd)) < tol);
+    CHECK(relative_error(crba(a, q), crba(b, q)) < tol);
+    CHECK(relative_error(aba(a, q, qd, tau), aba(b, q, qd, tau)) < tol * 100);
+    const auto fa = forward_kinematics(a, q);
+    const auto fb = forward_kinematics(b, q);
+    for (std::size_t i = 0; i < std::size_t(A::nq); ++i) {
+      CHECK(relative_error(fa[i].act_point(a.link(i).com), fb[i].act_point(b.link(i).com)) < tol);
+    }
+  }
+}
+
+/// Runs `f` and checks it throws a ParseError whose message contains every fragment and whose
+/// line() is `line` (unless -1); also that it is a chaindyn::ModelError.
+template <typename F>
+void expect_parse_error(F&& f, int line, std::initializer_list<const char*> fragments) {
+  try {
+    f();
+    FAIL("no ParseError thrown (expected: " << *fragments.begin() << ")");
+  } catch (const urdf::ParseError& e) {
+    const std::string what = e.what();
+    INFO(what);
+    if (line >= 0) CHECK(e.line() == line);
+    if (line > 0) CHECK(what.find("line " + std::to_string(line) + ":") != std::string::npos);
+    for (const char* fragment : fragments) {
+      INFO("expected fragment: " << fragment);
+      CHECK(what.find(fragment) != std::string::npos);
+    }
+    const ModelError* base = &e;
+    CHECK(base != nullptr);
+  }
+}
+
+// --- a hand-written three-joint URDF -------------------------------------------------------
+
+// Lines matter for the error tests below: keep this text's layout.
+const char* const three_joints = R"(<?xml version="1.0"?>
+<robot name="three">
+  <link name="base"/>
+  <joint name="j1" type="revolute">
+    <parent link="base"/>
+    <child link="l1"/>
+    <origin xyz="0.1 0.2 0.3" rpy="0.3 -0.2 0.1"/>
+    <axis xyz="0 0 1"/>
+    <limit lower="-1" upper="2" effort="30" velocity="4"/>
+    <dynamics damping="0.25" friction="0.125"/>
+  </joint>
+  <link name="l1">
+    <inertial>
+      <origin xyz="0.01 0.02 0.15" rpy="0.5 0.1 -0.4"/>
+      <mass value="2.5"/>
+      <inertia ixx="0.04" ixy="0.001" ixz="-0.002" iyy="0.05" iyz="0.003" izz="0.03"/>
+    </inertial>
+  </link>
+  <joint name="j2" type="prismatic">
+    <parent link="l1"/>
+    <child link="l2"/>
+    <origin xyz="0 0 0.4" rpy="0 1.5707963267948966 0"/>
+    <axis xyz="1 0 0"/>
+    <limit lower="0" upper="0.5" effort="100" velocity="0.5"/>
+  </joint>
+  <link name="l2">
+    <inertial>
+      <origin xyz="0.1 0 -0.05"/>
+      <mass value="1.5"/>
+      <inertia ixx="0.02" ixy="0" ixz="0" iyy="0.03" iyz="0" izz="0.025"/>
+    </inertial>
+  </link>
+  <joint name="j3" type="continuous">
+    <parent link="l2"/>
+    <child link="l3"/>
+    <origin xyz="0.2 0 0" rpy="0 0 0.7"/>
+    <axis xyz="0.3 -0.4 1.2"/>
+    <limit effort="12" velocity="6"/>
+  </joint>
+  <link name="l3">
+    <inertial>
+      <origin xyz="0 0.05 0.1" rpy="-0.3 0.2 0.9"/>
+      <mass value="0.8"/>
+      <inertia ixx="0.005" ixy="0.0002" ixz="0" iyy="0.004" iyz="-0.0001" izz="0.006"/>
+    </inertial>
+  </link>
+</robot>
+)";
+
+using Three = Chain<double, RevoluteZ, PrismaticX, Revolute>;
+
+Three three_by_hand() {
+  std::vector<Link<double>> links(3);
+  links[0].placement = Transform<double>(rpy(0.3, -0.2, 0.1), Eigen::Vector3d(0.1, 0.2, 0.3));
+  links[0].mass = 2.5;
+  links[0].com = Eigen::Vector3d(0.01, 0.02, 0.15);
+  const Eigen::Matrix3d r0 = rpy(0.5, 0.1, -0.4);
+  links[0].inertia = r0 * tensor(0.04, 0.001, -0.002, 0.05, 0.003, 0.03) * r0.transpose();
+  links[0].dynamics.damping = 0.25;
+  links[0].dynamics.friction = 0.125;
+  links[1].placement = Transform<double>(rot_y(1.5707963267948966), Eigen::Vector3d(0, 0, 0.4));
+  links[1].mass = 1.5;
+  links[1].com = Eigen::Vector3d(0.1, 0, -0.05);
+  links[1].inertia = tensor(0.02, 0, 0, 0.03, 0, 0.025);
+  links[2].placement = Transform<double>(rot_z(0.7), Eigen::Vector3d(0.2, 0, 0));
+  links[2].axis = Eigen::Vector3d(0.3, -0.4, 1.2);
+  links[2].mass = 0.8;
+  links[2].com = Eigen::Vector3d(0, 0.05, 0.1);
+  const Eigen::Matrix3d r2 = rpy(-0.3, 0.2, 0.9);
+  links[2].inertia = r2 * tensor(0.005, 0.0002, 0, 0.004, -0.0001, 0.006) * r2.transpose();
+  return Three(links);
+}
+
+}  // namespace
+
+TEST_CASE("urdf: a hand-written URDF gives the hand-built chain (rnea, crba, forward kinematics to 1e-12)",
+          "[urdf]") {
+  const Three parsed = urdf::parse<Three>(three_joints);
+  const Three by_hand = three_by_hand();
+  for (std::size_t i = 0; i < 3; ++i) {
+    INFO("link " << i);
+    CHECK(relative_error(parsed.link(i).placement.rotation, by_hand.link(i).placement.rotation) < 1e-15);
+    CHECK(relative_error(parsed.link(i).placement.translation, by_hand.link(i).placement.translation) < 1e-15);
+    CHECK(parsed.link(i).mass == by_hand.link(i).mass);
+    CHECK(relative_error(parsed.link(i).com, by_hand.link(i).com) < 1e-15);
+    CHECK(relative_error(parsed.link(i).inertia, by_hand.link(i).inertia) < 1e-15);
+  }
+  CHECK(relative_error(parsed.joint<2>().axis(), Eigen::Vector3d(0.3, -0.4, 1.2).normalized()) < 1e-15);
+  expect_same_dynamics(parsed, by_hand, test::kSeed + 501);
+  // rnea adds the joint friction read from <dynamics>: damping qd + friction sign(qd)
+  const Three::Vector zero = Three::Vector::Zero(), qd(0.5, 0, 0);
+  CHECK(std::abs(rnea(parsed, zero, qd, zero)[0] - nonlinear_effects(parsed, zero, qd)[0] -
+                 (0.25 * 0.5 + 0.125)) < 1e-12);
+}
+
+TEST_CASE("urdf: names, limits and joint dynamics are kept in the links", "[urdf]") {
+  const Three c = urdf::parse<Three>(three_joints);
+  CHECK(c.link(0).name == "l1");
+  CHECK(c.link(0).joint_name == "j1");
+  CHECK(c.link(2).joint_name == "j3");
+  REQUIRE(c.link(0).limits);
+  CHECK(c.link(0).limits->lower == -1.0);
+  CHECK(c.link(0).limits->upper == 2.0);
+  CHECK(c.link(0).limits->effort == 30.0);
+  CHECK(c.link(0).limits->velocity == 4.0);
+  CHECK(c.link(0).dynamics.damping == 0.25);
+  CHECK(c.link(0).dynamics.friction == 0.125);
+  CHECK(c.link(1).dynamics.damping == 0.0);
+  REQUIRE(c.link(2).limits);  // continuous: unbounded position, the effort and velocity given
+  CHECK(c.link(2).limits->lower == -std::numeric_limits<double>::infinity());
+  CHECK(c.link(2).limits->upper == std::numeric_limits<double>::infinity());
+  CHECK(c.link(2).limits->effort == 12.0);
+
+  const urdf::Description d = urdf::describe(three_joints);
+  CHECK(d.robot_name == "three");
+  CHECK(d.root_link == "base");
+  CHECK(d.tip_link == "l3");
+  REQUIRE(d.joints.size() == 3);
+  CHECK(d.joints[1].type == urdf::JointType::prismatic);
+  CHECK(d.joints[2].type == urdf::JointType::continuous);
+  CHECK(d.joints[2].kind == JointKind::revolute);
+  CHECK(d.joints[1].line == 19);
+}
+
+TEST_CASE("urdf: the joint limits a chain refuses (NaN, lower > upper, negative velocity or effort)",
+          "[urdf][validation]") {
+  Link<double> l;
+  l.mass = 1;
+  l.inertia = Eigen::Matrix3d::Identity() * 0.1;
+  l.limits = JointLimits<double>{-1, 1, 2, 3};
+  CHECK_NOTHROW(ChainN<double, 1, RevoluteZ>({l}));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const JointLimits<double>& bad : {JointLimits<double>{1, -1, 2, 3}, JointLimits<double>{nan, 1, 2, 3},
+                                         JointLimits<double>{-1, 1, -2, 3}, JointLimits<double>{-1, 1, 2, -3}}) {
+    l.limits = bad;
+    using One = ChainN<double, 1, RevoluteZ>;
+    CHECK_THROWS_AS(One({l}), ModelError);
+  }
+}
+
+// --- axis rotation --------------------------------------------------------------------------
+
+namespace {
+
+/// A chain of joints of type `type` with the given axes, each link with an offset placement,
+/// an inertial origin with rpy and a full inertia tensor.
+std::string axes_urdf(const char* type, const std::vector<const char*>& axes) {
+  std::string s = "<robot name=\"axes\">\n  <link name=\"l0\"/>\n";
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const std::string k = std::to_string(i + 1);
+    const double t = 0.3 * double(i + 1);
+    s += "  <joint name=\"j" + k + "\" type=\"" + type + "\"><parent link=\"l" + std::to_string(i) +
+         "\"/><child link=\"l" + k + "\"/><origin xyz=\"0.1 " + std::to_string(0.2 * t) +
+         " 0.3\" rpy=\"" + std::to_string(t) + " " + std::to_string(-0.5 * t) + " 0.4\"/><axis xyz=\"" +
+         axes[i] + "\"/></joint>\n";
+    s += "  <link name=\"l" + k + "\"><inertial><origin xyz=\"0.05 -0.02 " + std::to_string(0.1 * t) +
+         "\" rpy=\"0.2 " + std::to_string(t) + " -0.1\"/><mass value=\"" + std::to_string(1.0 + t) +
+         "\"/><inertia ixx=\"0.03\" ixy=\"0.002\" ixz=\"-0.001\" iyy=\"0.04\" iyz=\"0.003\" "
+         "izz=\"0.05\"/></inertial></link>\n";
+  }
+  return s + "</robot>\n";
+}
+
+}  // namespace
+
+TEST_CASE("urdf: rotation_onto takes the type's axis onto the URDF axis with a proper rotation",
+          "[urdf][axis]") {
+  std::mt19937 gen(test::kSeed + 502);
+  std::vector<Eigen::Vector3d> axes = {Eigen::Vector3d::UnitX(), -Eigen::Vector3d::UnitX(),
+                                       Eigen::Vector3d::UnitY(), -Eigen::Vector3d::UnitY(),
+                                       Eigen::Vector3d::UnitZ(), -Eigen::Vector3d::UnitZ(),
+                                       Eigen::Vector3d(1e-9, 0, -1).normalized(),
+                                       Eigen::Vector3d(1, 1, 0).normalized()};
+  for (int i = 0; i < 50; ++i) axes.push_back(test::random_vector(gen, -1, 1).normalized());
+  for (int k = 0; k < 3; ++k) {
+    for (const Eigen::Vector3d& a : axes) {
+      const Eigen::Matrix3d r = urdf::rotation_onto(k, a);
+      INFO("K = " << k << ", a = " << a.transpose());
+      CHECK((r * Eigen::Vector3d::Unit(k) - a).cwiseAbs().maxCoeff() < 1e-15);
+      CHECK((r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() < 1e-15);
+      CHECK(std::abs(r.determinant() - 1.0) < 1e-15);
+    }
+  }
+  CHECK(urdf::rotation_onto(2, Eigen::Vector3d::UnitZ()) == Eigen::Matrix3d::Identity());
+  // the antiparallel case is the half-turn about x for a z joint
+  CHECK(urdf::rotation_onto(2, -Eigen::Vector3d::UnitZ()) ==
+        Eigen::Vector3d(1, -1, -1).asDiagonal().toDenseMatrix());
+  // the minimal rotation keeps a vector perpendicular to both axes fixed
+  const Eigen::Vector3d a = Eigen::Vector3d(1, 1, 0).normalized();
+  CHECK((urdf::rotation_onto(2, a) * Eigen::Vector3d(1, -1, 0) - Eigen::Vector3d(1, -1, 0))
+            .cwiseAbs()
+            .maxCoeff() < 1e-15);
+}
+
+TEST_CASE("urdf: any revolute axis loaded as RevoluteZ or RevoluteX gives the run-time-axis chain's tau, M, qdd and COM positions",
+          "[urdf][axis]") {
+  const std::string xml = axes_urdf("revolute", {"0 1 0", "1 1 0", "0 0 -1", "-1 0.2 -0.3"});
+  const auto z = urdf::parse<ChainN<double, 4, RevoluteZ>>(xml);
+  const auto x = urdf::parse<ChainN<double, 4, RevoluteX>>(xml);
+  const auto runtime = urdf::parse<ChainN<double, 4, Revolute>>(xml);
+  CHECK(relative_error(*runtime.link(1).axis, Eigen::Vector3d(1, 1, 0).normalized()) < 1e-15);
+  CHECK_FALSE(z.link(1).axis.has_value());
+  expect_same_dynamics(z, runtime, test::kSeed + 503);
+  expect_same_dynamics(x, runtime, test::kSeed + 504);
+}
+
+TEST_CASE("urdf: any prismatic axis loaded as PrismaticZ gives the run-time-axis chain's tau, M, qdd and COM positions",
+          "[urdf][axis]") {
+  const std::string xml = axes_urdf("prismatic", {"0 1 0", "1 1 0", "0 0 -1"});
+  expect_same_dynamics(urdf::parse<ChainN<double, 3, PrismaticZ>>(xml),
+                       urdf::parse<ChainN<double, 3, Prismatic>>(xml), test::kSeed + 505);
+}
+
+// --- fixed joints ---------------------------------------------------------------------------
+
+namespace {
+
+/// world -(a)-> base -(j1)-> l1 -(b)-> l1b -(j2)-> l2 -(c)-> tool: a, b, c are `welded`
+/// ("fixed", or "revolute" to compare with the welded model held at zero); j1, j2 revolute.
+/// With `side`, a massive link fixed to l1 off the path.
+std::string weld_urdf(const char* welded, bool side = false) {
+  const std::string w = welded;
+  std::string s = R"(<robot name="weld">
+  <link name="world"/>
+  <joint name="a" type=")" + w + R"("><parent link="world"/><child link="base"/>
+    <origin xyz="0.3 -0.2 0.5" rpy="0.1 0.2 0.3"/><axis xyz="0 0 1"/></joint>
+  <link name="base"><inertial><mass value="7"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>
+    <origin xyz="0 0 0.2" rpy="0 0.4 0"/><axis xyz="0 1 0"/></joint>
+  <link name="l1"><inertial><origin xyz="0 0.1 0.2" rpy="0.3 0 0"/><mass value="2"/>
+    <inertia ixx="0.03" ixy="0.001" ixz="0" iyy="0.02" iyz="0" izz="0.025"/></inertial></link>
+  <joint name="b" type=")" + w + R"("><parent link="l1"/><child link="l1b"/>
+    <origin xyz="0.1 0.05 0.4" rpy="-0.5 0.2 1.0"/><axis xyz="1 0 0"/></joint>
+  <link name="l1b"><inertial><origin xyz="0.02 0 0.1" rpy="0 0.3 0.2"/><mass value="1.25"/>
+    <inertia ixx="0.01" ixy="0" ixz="0.001" iyy="0.012" iyz="0" izz="0.008"/></inertial></link>
+  <joint name="j2" type="revolute"><parent link="l1b"/><child link="l2"/>
+    <origin xyz="0 0.1 0.3" rpy="0.2 0 -0.3"/><axis xyz="0 0 1"/></joint>
+  <link name="l2"><inertial><origin xyz="0.1 0 0"/><mass value="1"/>
+    <inertia ixx="0.004" ixy="0" ixz="0" iyy="0.005" iyz="0" izz="0.006"/></inertial></link>
+  <joint name="c" type=")" + w + R"("><parent link="l2"/><child link="tool"/>
+    <origin xyz="0 0 0.15" rpy="0 0 0.785"/><axis xyz="0 1 0"/></joint>
+  <link name="tool"><inertial><origin xyz="0 0.02 0.05" rpy="0.1 0.2 0.3"/><mass value="0.5"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.0015"/></inertial></link>
+)";
+  if (side) {
+    s += R"(  <joint name="side_joint" type="fixed"><parent link="l1"/><child link="side"/>
+    <origin xyz="-0.1 0 0.1" rpy="0 0 1.2"/></joint>
+  <link name="side"><inertial><origin xyz="0 0.01 0" rpy="0.4 0 0"/><mass value="0.7"/>
+    <inertia ixx="0.002" ixy="0.0001" ixz="0" iyy="0.003" iyz="0" izz="0.0015"/></inertial></link>
+)";
+  }
+  return s + "</robot>\n";
+}
+
+/// The 6x6 spatial inertia of a (mass, com, inertia about com) body, written out (RBDA eq. 2.63).
+Eigen::Matrix<double, 6, 6> spatial(double m, const Eigen::Vector3d& c, const Eigen::Matrix3d& ic) {
+  const Eigen::Matrix3d cx = detail::skew(c);
+  Eigen::Matrix<double, 6, 6> out;
+  out << ic + m * cx * cx.transpose(), m * cx, m * cx.transpose(), m * Eigen::Matrix3d::Identity();
+  return out;
+}
+
+/// A body's 6x6 inertia moved into frame B, given the pose P of its frame in B: X^T I X with
+/// X the matrix of P.act_inv on motions (B coordinates -> body coordinates), built column by
+/// column: kinetic energy is invariant.
+Eigen::Matrix<double, 6, 6> moved(const Eigen::Matrix<double, 6, 6>& i, const Transform<double>& p) {
+  Eigen::Matrix<double, 6, 6> x;
+  for (int k = 0; k < 6; ++k) {
+    const Eigen::Matrix<double, 6, 1> e = Eigen::Matrix<double, 6, 1>::Unit(k);
+    x.col(k) = p.act_inv(Motion<double>(e.head<3>(), e.tail<3>())).vector();
+  }
+  return x.transpose() * i * x;
+}
+
+}  // namespace
+
+TEST_CASE("urdf: fixed joints merge like revolute joints held at zero (tau, M, poses)",
+          "[urdf][fixed]") {
+  using Welded = ChainN<double, 2, Revolute>;
+  using Free = ChainN<double, 5, Revolute>;
+  const Welded welded = urdf::parse<Welded>(weld_urdf("fixed"));
+  const Free free = urdf::parse<Free>(weld_urdf("revolute"));
+  const std::size_t moving[2] = {1, 3};  // j1 and j2 among a, j1, b, j2, c
+  std::mt19937 gen(test::kSeed + 506);
+  for (int trial = 0; trial < 5; ++trial) {
+    const Welded::Vector q = test::random_state<Welded::Vector>(gen, 3.0),
+                         qd = test::random_state<Welded::Vector>(gen, 2.0),
+                         qdd = test::random_state<Welded::Vector>(gen, 4.0);
+    Free::Vector fq = Free::Vector::Zero(), fqd = Free::Vector::Zero(), fqdd = Free::Vector::Zero();
+    for (int i = 0; i < 2; ++i) {
+      fq[Eigen::Index(moving[i])] = q[i];
+      fqd[Eigen::Index(moving[i])] = qd[i];
+      fqdd[Eigen::Index(moving[i])] = qdd[i];
+    }
+    const Free::Vector ftau = rnea(free, fq, fqd, fqdd);
+    const Free::Matrix fm = crba(free, fq);
+    const Welded::Vector tau = rnea(welded, q, qd, qdd);
+    const Welded::Matrix m = crba(welded, q);
+    const auto fposes = forward_kinematics(free, fq);
+    const auto poses = forward_kinematics(welded, q);
+    for (int i = 0; i < 2; ++i) {
+      CHECK(relative_error(tau[i], ftau[Eigen::Index(moving[i])]) < 1e-12);
+      for (int j = 0; j < 2; ++j) {
+        CHECK(relative_error(m(i, j), fm(Eigen::Index(moving[i]), Eigen::Index(moving[j]))) < 1e-12);
+      }
+      CHECK(relative_error(poses[std::size_t(i)].rotation, fposes[moving[i]].rotation) < 1e-12);
+      CHECK(relative_error(poses[std::size_t(i)].translation, fposes[moving[i]].translation) < 1e-12);
+    }
+  }
+  // the tip may be named as any link fixed to the last moving one: the same chain
+  const Welded to_tool = urdf::parse<Welded>(weld_urdf("fixed"), "tool");
+  const Welded to_l2 = urdf::parse<Welded>(weld_urdf("fixed"), "l2");
+  expect_same_dynamics(to_tool, welded, test::kSeed + 507, 0.0 + 1e-15);
+  expect_same_dynamics(to_l2, welded, test::kSeed + 508, 0.0 + 1e-15);
+}
+
+TEST_CASE("urdf: a massive link fixed off the path adds its spatial inertia to its body",
+          "[urdf][fixed]") {
+  using Welded = ChainN<double, 2, Revolute>;
+  const Welded with = urdf::parse<Welded>(weld_urdf("fixed", true));
+  // link 0 of the chain is l1 with l1b (pose b) and side (pose side_joint) welded to it
+  const Transform<double> b(rpy(-0.5, 0.2, 1.0), Eigen::Vector3d(0.1, 0.05, 0.4));
+  const Transform<double> side(rot_z(1.2), Eigen::Vector3d(-0.1, 0, 0.1));
+  const Eigen::Matrix3d r1 = rot_x(0.3), rb = rpy(0, 0.3, 0.2), rs = rot_x(0.4);
+  const Eigen::Matrix<double, 6, 6> expected =
+      spatial(2, Eigen::Vector3d(0, 0.1, 0.2), r1 * tensor(0.03, 0.001, 0, 0.02, 0, 0.025) * r1.transpose()) +
+      moved(spatial(1.25, Eigen::Vector3d(0.02, 0, 0.1), rb * tensor(0.01, 0, 0.001, 0.012, 0, 0.008) * rb.transpose()), b) +
+      moved(spatial(0.7, Eigen::Vector3d(0, 0.01, 0), rs * tensor(0.002, 0.0001, 0, 0.003, 0, 0.0015) * rs.transpose()), side);
+  const Link<double>& l = with.link(0);
+  CHECK(l.mass == Approx(3.95).epsilon(1e-15));
+  CHECK(relative_error(spatial(l.mass, l.com, l.inertia), expected) < 1e-14);
+  // l2 with the tool welded to it
+  const Transform<double> c(rot_z(0.785), Eigen::Vector3d(0, 0, 0.15));
+  const Eigen::Matrix3d rt = rpy(0.1, 0.2, 0.3);
+  const Eigen::Matrix<double, 6, 6> expected2 =
+      spatial(1, Eigen::Vector3d(0.1, 0, 0), tensor(0.004, 0, 0, 0.005, 0, 0.006)) +
+      moved(spatial(0.5, Eigen::Vector3d(0, 0.02, 0.05), rt * tensor(0.001, 0, 0, 0.002, 0, 0.0015) * rt.transpose()), c);
+  const Link<double>& l2 = with.link(1);
+  CHECK(relative_error(spatial(l2.mass, l2.com, l2.inertia), expected2) < 1e-14);
+  // fixed joints before the first moving joint compose into its placement; the root's mass
+  // (7 kg on "base") is not in the chain
+  const Transform<double> a(rpy(0.1, 0.2, 0.3), Eigen::Vector3d(0.3, -0.2, 0.5));
+  const Transform<double> j1 = a * Transform<double>(rot_y(0.4), Eigen::Vector3d(0, 0, 0.2));
+  CHECK(relative_error(l.placement.rotation, j1.rotation) < 1e-15);
+  CHECK(relative_error(l.placement.translation, j1.translation) < 1e-15);
+  // j2 sits on l1b: its placement in l1 is b * origin(j2)
+  const Transform<double> j2 = b * Transform<double>(rpy(0.2, 0, -0.3), Eigen::Vector3d(0, 0.1, 0.3));
+  CHECK(relative_error(l2.placement.rotation, j2.rotation) < 1e-15);
+  CHECK(relative_error(l2.placement.translation, j2.translation) < 1e-15);
+}
+
+TEST_CASE("urdf: with a tip named, moving branches off the path are left out", "[urdf][tree]") {
+  // the side link on its own revolute joint: a branch at l1
+  std::string xml = weld_urdf("fixed", true);
+  const std::string fixed_side = R"(<joint name="side_joint" type="fixed">)";
+  xml.replace(xml.find(fixed_side), fixed_side.size(),
+              R"(<joint name="side_joint" type="revolute"><axis xyz="0 0 1"/>)");
+  expect_parse_error([&] { urdf::parse<ChainN<double, 2, Revolute>>(xml); }, 8,
+                     {"link 'l1'", "the tree branches", "joint 'j2'", "joint 'side_joint'",
+                      "name the tip link"});
+  // b is fixed, so both j2 (from l1b) and side_joint (from l1) continue from l1's body
+  const auto chain = urdf::parse<ChainN<double, 2, Revolute>>(xml, "tool");
+  const auto plain = urdf::parse<ChainN<double, 2, Revolute>>(weld_urdf("fixed"));
+  expect_same_dynamics(chain, plain, test::kSeed + 509, 1e-15);
+  const auto to_side = urdf::parse<ChainN<double, 2, Revolute>>(xml, "side");
+  CHECK(to_side.link(1).name == "side");
+  CHECK(to_side.link(1).joint_name == "side_joint");
+}
+
+// --- errors ---------------------------------------------------------------------------------
+
+namespace {
+
+/// three_joints with one piece of text replaced (which must occur).
+std::string edited(const std::string& from, const std::string& to) {
+  std::string s = three_joints;
+  const std::size_t at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  s.replace(at, from.size(), to);
+  return s;
+}
+
+void parse3(const std::string& xml, std::string_view tip = {}) { urdf::parse<Three>(xml, tip); }
+
+}  // namespace
+
+TEST_CASE("urdf errors: malformed XML, not a robot, NUL bytes, empty input", "[urdf][errors]") {
+  expect_parse_error([] { parse3(edited("</link>\n  <joint name=\"j2\"", "\n  <joint name=\"j2\"")); },
+                     -1, {"malformed XML"});
+  // tinyxml2 reports the line of the element whose closing tag does not match
+  try {
+    parse3(edited("  </joint>\n  <link name=\"l1\">", "  </jont>\n  <link name=\"l1\">"));
+    FAIL("no error");
+  } catch (const urdf::ParseError& e) {
+    INFO(e.what());
+    CHECK(e.line() == 4);
+    CHECK(std::string(e.what()).find("line 4: malformed XML") != std::string::npos);
+  }
+  expect_parse_error([] { parse3("<?xml version=\"1.0\"?>\n<model name=\"x\"/>\n"); }, 2,
+                     {"<model>, not <robot>"});
+  static const char with_nul[] = "<robot>\n\n<link name=\"a\"/>\0</robot>";
+  expect_parse_error([] { parse3(std::string(with_nul, sizeof with_nul - 1)); }, 3,
+                     {"malformed XML", "NUL byte"});
+  expect_parse_error([] { parse3(""); }, -1, {"malformed XML"});
+  expect_parse_error([] { parse3("<robot name=\"empty\"/>"); }, 1, {"robot 'empty'", "has no <link>"});
+}
+
+TEST_CASE("urdf errors: missing mass or inertia, missing attributes, non-finite or malformed numbers",
+          "[urdf][errors]") {
+  expect_parse_error([] { parse3(edited("      <mass value=\"2.5\"/>\n", "")); }, 13,
+                     {"link 'l1'", "<inertial> has no <mass>"});
+  expect_parse_error(
+      [] { parse3(edited("      <inertia ixx=\"0.04\" ixy=\"0.001\" ixz=\"-0.002\" iyy=\"0.05\" iyz=\"0.003\" izz=\"0.03\"/>\n", "")); },
+      13, {"link 'l1'", "<inertial> has no <inertia>"});
+  expect_parse_error([] { parse3(edited("ixy=\"0.001\" ", "")); }, 16,
+                     {"link 'l1'", "<inertia> has no attribute 'ixy'"});
+  expect_parse_error([] { parse3(edited("<mass value=\"2.5\"/>", "<mass value=\"nan\"/>")); }, 15,
+                     {"link 'l1'", "value=\"nan\"", "is not a finite number"});
+  expect_parse_error([] { parse3(edited("<mass value=\"2.5\"/>", "<mass value=\"1e999\"/>")); }, 15,
+                     {"link 'l1'", "is not a finite number"});
+  expect_parse_error([] { parse3(edited("xyz=\"0.1 0.2 0.3\"", "xyz=\"0.1 inf 0.3\"")); }, 7,
+                     {"joint 'j1'", "<origin> attribute xyz=\"0.1 inf 0.3\" is not 3 finite numbers"});
+  expect_parse_error([] { parse3(edited("xyz=\"0.1 0.2 0.3\"", "xyz=\"0.1 0.2\"")); }, 7,
+                     {"joint 'j1'", "is not 3 finite numbers"});
+  expect_parse_error([] { parse3(edited("xyz=\"0.1 0.2 0.3\"", "xyz=\"0.1 0.2 0.3 0.4\"")); }, 7,
+                     {"joint 'j1'", "is not 3 finite numbers"});
+  expect_parse_error([] { parse3(edited("xyz=\"0.1 0.2 0.3\"", "xyz=\"0.1 0.2x 0.3\"")); }, 7,
+                     {"joint 'j1'", "is not 3 finite numbers"});
+  expect_parse_error([] { parse3(edited("<axis xyz=\"0 0 1\"/>", "<axis xyz=\"0 0 0\"/>")); }, 8,
+                     {"joint 'j1'", "<axis xyz> is zero"});
+  expect_parse_error([] { parse3(edited("<limit effort=\"12\" velocity=\"6\"/>", "<limit velocity=\"6\"/>")); },
+                     38, {"joint 'j3'", "<limit> has no attribute 'effort'"});
+  expect_parse_error([] { parse3(edited("<link name=\"l2\">", "<link>")); }, 26,
+                     {"link", "no (or an empty) attribute 'name'"});
+  // numbers the chain refuses, placed at the element that holds them
+  expect_parse_error([] { parse3(edited("<mass value=\"2.5\"/>", "<mass value=\"-2.5\"/>")); }, 12,
+                     {"link 'l1'", "mass is negative"});
+  expect_parse_error([] { parse3(edited("izz=\"0.025\"", "izz=\"0.2\"")); }, 26,
+                     {"link 'l2'", "triangle inequality"});
+  expect_parse_error([] { parse3(edited("damping=\"0.25\"", "damping=\"-0.25\"")); }, 4,
+                     {"joint 'j1'", "damping is negative"});
+  expect_parse_error([] { parse3(edited("lower=\"-1\" upper=\"2\"", "lower=\"3\" upper=\"2\"")); }, 4,
+                     {"joint 'j1'", "lower <= upper"});
+  expect_parse_error([] { parse3(edited("velocity=\"4\"", "velocity=\"-4\"")); }, 4,
+                     {"joint 'j1'", "velocity limit"});
+}
+
+TEST_CASE("urdf errors: unknown, floating and planar joint types; joint count and kind mismatches",
+          "[urdf][errors]") {
+  expect_parse_error([] { parse3(edited("type=\"prismatic\"", "type=\"floating\"")); }, 19,
+                     {"joint 'j2'", "'floating' is not supported"});
+  expect_parse_error([] { parse3(edited("type=\"prismatic\"", "type=\"planar\"")); }, 19,
+                     {"joint 'j2'", "'planar' is not supported"});
+  expect_parse_error([] { parse3(edited("type=\"prismatic\"", "type=\"hinge\"")); }, 19,
+                     {"joint 'j2'", "unknown joint type 'hinge'"});
+  expect_parse_error([] { urdf::parse<ChainN<double, 2, Revolute>>(three_joints); }, 2,
+                     {"robot 'three'", "from link 'base' to link 'l3' has 3 moving joints ('j1', 'j2', 'j3')",
+                      "the Chain type has 2"});
+  expect_parse_error([] { urdf::parse<ChainN<double, 3, Revolute>>(three_joints); }, 19,
+                     {"joint 'j2'", "a prismatic joint given for joint 1 of the Chain type, which is revolute"});
+  expect_parse_error([] { parse3(edited("type=\"prismatic\"", "type=\"revolute\"")); }, 19,
+                     {"joint 'j2'", "a revolute joint given for joint 1", "which is prismatic"});
+  expect_parse_error([] { parse3(edited("type=\"continuous\"", "type=\"prismatic\"")); }, 33,
+                     {"joint 'j3'", "a prismatic joint given for joint 2", "which is revolute"});
+  // a tip fixed to the root: no moving joint at all
+  expect_parse_error([] { parse3(three_joints, "base"); }, 2, {"has 0 moving joints"});
+}
+
+TEST_CASE("urdf errors: unknown links, two parents, cycles, no single root, unknown tip, duplicates",
+          "[urdf][errors]") {
+  expect_parse_error([] { parse3(edited("<parent link=\"l1\"/>", "<parent link=\"l9\"/>")); }, 19,
+                     {"joint 'j2'", "parent link 'l9' is not defined"});
+  expect_parse_error([] { parse3(edited("<child link=\"l3\"/>", "<child link=\"nowhere\"/>")); }, 33,
+                     {"joint 'j3'", "child link 'nowhere' is not defined"});
+  expect_parse_error([] { parse3(edited("<child link=\"l3\"/>", "<child link=\"l1\"/>")); }, 33,
+                     {"joint 'j3'", "link 'l1' has two parent joints, 'j1' (line 4) and 'j3' (line 33)",
+                      "a URDF is a tree"});
+  const char* const cycle = R"(<robot name="cyc">
+  <link name="base"/><link name="a"/><link name="b"/><link name="c"/>
+  <joint name="ab" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <joint name="bc" type="fixed"><parent link="b"/><child link="c"/></joint>
+  <joint name="ca" type="fixed"><parent link="c"/><child link="a"/></joint>
+</robot>)";
+  expect_parse_error([&] { parse3(cycle); }, 5,
+                     {"joint 'ca'", "joints form a cycle: link 'a' <- joint 'ca' <- link 'c' <- "
+                                    "joint 'bc' <- link 'b' <- joint 'ab' <- link 'a'"});
+  expect_parse_error([] { parse3(edited("<parent link=\"l1\"/>", "<parent link=\"l2\"/>")); }, 19,
+                     {"joint 'j2'", "joints form a cycle", "link 'l2' is its own parent"});
+  expect_parse_error([] { parse3(edited("<child link=\"l1\"/>", "<child link=\"l4\"/>")); }, 4,
+                     {"joint 'j1'", "child link 'l4' is not defined"});
+  {
+    std::string two_roots = edited("<link name=\"base\"/>", "<link name=\"base\"/>\n  <link name=\"stray\"/>");
+    expect_parse_error([&] { parse3(two_roots); }, 2,
+                       {"robot 'three'", "no single root", "'base' (line 3)", "'stray' (line 4)"});
+  }
+  expect_parse_error([] { parse3(three_joints, "l7"); }, 2, {"robot 'three'", "tip link 'l7' is not defined"});
+  expect_parse_error([] { parse3(edited("<link name=\"l2\">", "<link name=\"l1\">")); }, 26,
+                     {"link 'l1'", "is defined twice (lines 12 and 26)"});
+  expect_parse_error([] { parse3(edited("<joint name=\"j3\"", "<joint name=\"j1\"")); }, 33,
+                     {"joint 'j1'", "is defined twice (lines 4 and 33)"});
+  expect_parse_error([] { parse3(edited("<inertial>\n      <origin xyz=\"0.1 0 -0.05\"/>",
+                                        "<inertial></inertial><inertial>\n      <origin xyz=\"0.1 0 -0.05\"/>")); },
+                     26, {"link 'l2'", "two <inertial> elements"});
+}
+
+TEST_CASE("urdf errors: the chain's own checks (a massless last link) come back as ParseError",
+          "[urdf][errors]") {
+  std::string xml = edited("<mass value=\"0.8\"/>", "<mass value=\"0\"/>");
+  const std::string tensor3 =
+      R"(ixx="0.005" ixy="0.0002" ixz="0" iyy="0.004" iyz="-0.0001" izz="0.006")";
+  xml.replace(xml.find(tensor3), tensor3.size(), R"(ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0")");
+  expect_parse_error([&] { parse3(xml); }, 2, {"robot 'three'", "link 2 ('l3')", "singular"});
+}
+
+TEST_CASE("urdf: load reads files and names them in errors", "[urdf][errors]") {
+  expect_parse_error([] { urdf::load<Three>(data_dir + "/no_such_file.urdf"); }, 0,
+                     {"no_such_file.urdf: cannot open the file"});
+  expect_parse_error([] { urdf::load<ChainN<double, 6, RevoluteZ>>(data_dir + "/iiwa14_no_collision.urdf"); },
+                     6, {"iiwa14_no_collision.urdf: line 6: robot 'iiwa14'", "has 7 moving joints"});
+}
+
+// --- published URDFs -----------------------------------------------------------------------
+
+TEST_CASE("urdf: Drake's iiwa14 loads with its names, limits and damping; RevoluteZ and Revolute agree",
+          "[urdf][published]") {
+  const std::string path = data_dir + "/iiwa14_no_collision.urdf";
+  const auto z = urdf::load<ChainN<double, 7, RevoluteZ>>(path);
+  const auto r = urdf::load<ChainN<double, 7, Revolute>>(path, "iiwa_link_ee");
+  const urdf::Description d = urdf::describe(read_text(path));
+  CHECK(d.root_link == "base");
+  CHECK(d.tip_link == "iiwa_link_7");
+  CHECK(z.link(2).name == "iiwa_link_3");
+  CHECK(z.link(2).joint_name == "iiwa_joint_3");
+  CHECK(z.link(2).dynamics.damping == 0.5);
+  REQUIRE(z.link(6).limits);
+  CHECK(z.link(6).limits->upper == 3.05432619099);
+  CHECK(z.link(6).limits->effort == 300);
+  CHECK(z.link(0).placement.translation == Eigen::Vector3d(0, 0, 0.1575));
+  CHECK(z.link(6).mass == 1.2);
+  expect_same_dynamics(z, r, test::kSeed + 510);
+}
+
+TEST_CASE("urdf: the UR5's y axes load as RevoluteZ with the run-time-axis chain's dynamics",
+          "[urdf][published][axis]") {
+  const std::string path = data_dir + "/ur5_robot.urdf";
+  const auto z = urdf::load<ChainN<double, 6, RevoluteZ>>(path);
+  const auto r = urdf::load<ChainN<double, 6, Revolute>>(path);
+  CHECK(*r.link(1).axis == Eigen::Vector3d(0, 1, 0));
+  expect_same_dynamics(z, r, test::kSeed + 511);
+}
+
+TEST_CASE("urdf: the Panda's fingers branch off the hand; to the hand, the hand's mass is merged into link 7",
+          "[urdf][published]") {
+  const std::string path = data_dir + "/panda.urdf";
+  using Panda = ChainN<double, 7, RevoluteZ>;
+  expect_parse_error([&] { urdf::load<Panda>(path); }, 223,
+                     {"link 'panda_hand'", "fixed to link 'panda_link7'", "panda_finger_joint1",
+                      "panda_finger_joint2", "name the tip link"});
+  const Panda p = urdf::load<Panda>(path, "panda_hand");
+  CHECK(p.link(6).mass == Approx(0.735522 + 0.73).epsilon(1e-15));
+  CHECK(p.link(6).dynamics.damping == 0.003);
+  expect_same_dynamics(p, urdf::load<ChainN<double, 7, Revolute>>(path, "panda_hand_tcp"), test::kSeed + 512);
+}
+
+TEST_CASE("urdf: a float chain parses and agrees with the double chain", "[urdf][scalar]") {
+  const auto d = urdf::parse<ChainN<double, 4, RevoluteZ>>(axes_urdf("revolute", {"0 1 0", "1 1 0", "0 0 -1", "1 0 0"}));
+  const auto f = urdf::parse<ChainN<float, 4, RevoluteZ>>(axes_urdf("revolute", {"0 1 0", "1 1 0", "0 0 -1", "1 0 0"}));
+  const Eigen::Vector4d q(0.1, -0.2, 0.3, 0.4);
+  CHECK(relative_error(rnea(f, q.cast<float>(), q.cast<float>(), q.cast<float>()), rnea(d, q, q, q)) < 1e-5);
+}
