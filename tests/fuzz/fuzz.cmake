@@ -14,8 +14,9 @@ set(CHAINDYN_FUZZ_SECONDS 60 CACHE STRING "How long the fuzz test runs (seconds)
 
 set(fuzz_dir ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 
-chaindyn_add_test_executable(chaindyn_fuzz_urdf_regressions ${fuzz_dir}/fuzz_urdf.cpp)
+add_executable(chaindyn_fuzz_urdf_regressions ${fuzz_dir}/fuzz_urdf.cpp)
 target_link_libraries(chaindyn_fuzz_urdf_regressions PRIVATE chaindyn::urdf)
+chaindyn_add_warnings(chaindyn_fuzz_urdf_regressions)
 target_compile_definitions(chaindyn_fuzz_urdf_regressions PRIVATE CHAINDYN_FUZZ_STANDALONE)
 file(GLOB fuzz_inputs CONFIGURE_DEPENDS
      ${fuzz_dir}/regressions/* ${fuzz_dir}/corpus/* ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf/*.urdf)
