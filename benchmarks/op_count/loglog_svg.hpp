@@ -41,7 +41,7 @@ inline std::string svg_escape(const std::string& s) {
 inline void write_loglog_svg(const std::string& path, const std::string& title,
                              const std::string& x_label, const std::string& y_label,
                              const std::vector<LogLogSeries>& series) {
-  const double width = 760, height = 500, left = 80, right = 210, top = 40, bottom = 60;
+  const double width = 820, height = 500, left = 80, right = 250, top = 40, bottom = 60;
   double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
   for (const LogLogSeries& s : series) {
     for (std::size_t i = 0; i < s.x.size(); ++i) {

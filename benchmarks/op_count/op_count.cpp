@@ -7,8 +7,8 @@
 //
 //   --quick        n <= 8 only, one short timing repetition (the ctest runs this)
 //   --no-timing    counts only
-//   --repetitions  timing repetitions per cell, interleaved (default 7); the median is reported
-//   --seconds      target seconds per timed batch (default 0.02)
+//   --repetitions  timing repetitions per cell, interleaved (default 51); median and fastest
+//   --seconds      target seconds per timed batch (default 0.002)
 //   --out DIR      where op_counts.csv, op_count_timing.csv, op_count_flops.svg and
 //                  op_count_timing.svg go (default: the current directory)
 //
@@ -409,8 +409,8 @@ void write_counts_csv(const std::string& path, const std::vector<CountRow>& rows
 
 struct Args {
   bool quick = false, timing = true;
-  int repetitions = 7;
-  double seconds = 0.02;
+  int repetitions = 51;
+  double seconds = 0.002;
   std::string out = ".";
 };
 
@@ -520,10 +520,11 @@ int main(int argc, char** argv) {
 
   if (args.timing) {
     const std::vector<TimingRow> t = time_sweep(args.quick, args.repetitions, args.seconds);
-    std::map<std::string, std::map<int, double>> ns_of;
+    std::map<std::string, std::map<int, double>> ns_of, min_of;
     std::vector<int> tn;
     for (const TimingRow& r : t) {
       ns_of[r.algorithm][r.n] = r.median_ns;
+      min_of[r.algorithm][r.n] = r.min_ns;
       if (std::find(tn.begin(), tn.end(), r.n) == tn.end()) tn.push_back(r.n);
     }
     std::sort(tn.begin(), tn.end());
@@ -565,31 +566,60 @@ int main(int argc, char** argv) {
     };
     row("forward_dynamics_crba / aba", ratio("forward_dynamics_crba", "aba"));
     row("lagrange_euler / rnea", ratio("lagrange_euler", "rnea"));
-    std::cout << "\nMeasured (n = " << tn.front() << ".." << tn.back()
+    const auto fastest = [&](const std::string& a) {
+      return [&min_of, a](int n) {
+        const auto it = min_of[a].find(n);
+        return it == min_of[a].end() ? 0.0 : it->second;
+      };
+    };
+    std::cout << "\nFastest repetition, ns per call (interference only adds time):\n\n| algorithm |";
+    for (int n : tn) std::cout << " n=" << n << " |";
+    std::cout << "\n|---|";
+    for (std::size_t i = 0; i < tn.size(); ++i) std::cout << "---:|";
+    std::cout << '\n';
+    for (const char* a : {"rnea", "crba", "aba", "forward_dynamics_crba", "lagrange_euler"}) {
+      row(a, fastest(a));
+    }
+    const auto fastest_ratio = [&](const std::string& slow, const std::string& fast) {
+      return [fastest, slow, fast](int n) {
+        const double s = fastest(slow)(n), f = fastest(fast)(n);
+        return s > 0 && f > 0 ? s / f : 0.0;
+      };
+    };
+    row("forward_dynamics_crba / aba", fastest_ratio("forward_dynamics_crba", "aba"));
+    row("lagrange_euler / rnea", fastest_ratio("lagrange_euler", "rnea"));
+    std::cout << "\nMeasured medians (n = " << tn.front() << ".." << tn.back()
               << "): aba is faster than forward_dynamics_crba "
               << from_text(crossover(tn, get("aba"), get("forward_dynamics_crba")));
     const double at = crossover_interpolated(tn, ns_of["aba"], ns_of["forward_dynamics_crba"]);
     if (at > 0) std::printf(" (the log-log interpolated crossing is at n = %.1f)", at);
     std::cout << "; rnea is faster than lagrange_euler "
-              << from_text(crossover(tn, get("rnea"), get("lagrange_euler"))) << ".\n";
+              << from_text(crossover(tn, get("rnea"), get("lagrange_euler")))
+              << ". Fastest repetitions: aba is faster than forward_dynamics_crba "
+              << from_text(crossover(tn, fastest("aba"), fastest("forward_dynamics_crba")));
+    const double at_min = crossover_interpolated(tn, min_of["aba"], min_of["forward_dynamics_crba"]);
+    if (at_min > 0) std::printf(" (interpolated crossing at n = %.1f)", at_min);
+    std::cout << "; rnea is faster than lagrange_euler "
+              << from_text(crossover(tn, fastest("rnea"), fastest("lagrange_euler"))) << ".\n";
 
     std::ofstream f(args.out + "/op_count_timing.csv");
-    f << "algorithm,n,median_ns,repetitions,calls_per_repetition\n";
+    f << "algorithm,n,median_ns,min_ns,repetitions,calls_per_repetition\n";
     for (const TimingRow& r : t) {
-      f << r.algorithm << ',' << r.n << ',' << r.median_ns << ',' << r.repetitions << ','
+      f << r.algorithm << ',' << r.n << ',' << r.median_ns << ',' << r.min_ns << ',' << r.repetitions << ','
         << r.calls_per_repetition << '\n';
     }
     std::vector<LogLogSeries> s;
     for (const char* a : {"rnea", "crba", "aba", "forward_dynamics_crba", "lagrange_euler"}) {
       LogLogSeries se{a, {}, {}, color(a), std::string(a) == "lagrange_euler"};
-      for (const auto& [n, v] : ns_of[a]) {
+      for (const auto& [n, v] : min_of[a]) {
         se.x.push_back(n);
         se.y.push_back(v);
       }
       s.push_back(se);
     }
     write_loglog_svg(args.out + "/op_count_timing.svg",
-                     "Median ns per call, ChainN<double, n, RevoluteZ>", "joints n",
+                     "ns per call (fastest of the repetitions), ChainN<double, n, RevoluteZ>",
+                     "joints n",
                      "ns per call", s);
   }
   if (g_fit_failed) {

@@ -32,6 +32,7 @@ struct TimingRow {
   std::string algorithm;
   int n = 0;
   double median_ns = 0;
+  double min_ns = 0;  ///< the fastest repetition (interference only ever adds time)
   int repetitions = 0;
   long calls_per_repetition = 0;
 };

@@ -141,7 +141,7 @@ std::vector<TimingRow> time_sweep(bool quick, int repetitions, double seconds_pe
     std::sort(v.begin(), v.end());
     const std::size_t m = v.size() / 2;
     const double median = v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-    rows.push_back({c.algorithm, c.n, median, repetitions, c.calls});
+    rows.push_back({c.algorithm, c.n, median, v.front(), repetitions, c.calls});
   }
   return rows;
 }
