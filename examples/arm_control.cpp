@@ -237,7 +237,7 @@ int run(int argc, char** argv) {
     analytic.push_back(ej_analytic);
   }
   for (int j = 0; j < 7; ++j) {  // drawn over the simulated errors, one legend entry
-    error_plot.add(j == 0 ? "e0 (1 + w t) exp(-w t)" : "", ct_t, analytic[std::size_t(j)],
+    error_plot.add(j == 0 ? "e0 (1+wt) exp(-wt)" : "", ct_t, analytic[std::size_t(j)],
                    {ex::Dash::dotted, true, false, "#555555"});
   }
   pd_plot.x_range(0, 2);  // settled by then

@@ -196,6 +196,7 @@ class LinePlot {
     for (const Series& s : series_) {
       for (std::size_t i = 0; i < s.x.size(); ++i) {
         if (!usable(s.x[i], s.y[i])) continue;
+        if (has_x_fixed_ && (s.x[i] < x_fixed_.first || s.x[i] > x_fixed_.second)) continue;
         x_lo = std::min(x_lo, s.x[i]);
         x_hi = std::max(x_hi, s.x[i]);
         const double y = transform_y(s.y[i]);
@@ -286,12 +287,12 @@ class LinePlot {
 
     // Legend box inside the plot area, in the corner that covers the fewest data points. If
     // every corner covers some, the y range (when free) grows upwards by up to a third to make
-    // room; a legend too tall for that goes right of the plot area.
+    // room; a legend too tall for that goes right of the plot area, or below it when wide.
     const double legend_w = 34 + char_w * double(longest_label) + 12;
     std::size_t legend_entries = 0;  // series with an empty label stay out of the legend
     for (const Series& s : series_) legend_entries += !s.label.empty();
     const double legend_h = 20 * double(legend_entries) + 6;
-    double legend_x = 0, legend_y = 0;
+    double legend_x = 0, legend_y = 0, canvas_h = height_;
     const auto place_legend = [&] {
       const double xs[2] = {left + pw() - legend_w - 8, left + 8};
       const double ys[2] = {top + 8, top + ph - legend_h - 8};
@@ -319,10 +320,14 @@ class LinePlot {
         y_ticks = make_y_ticks();
         left = left_margin();
         place_legend();
-      } else {
+      } else if (legend_w <= 0.3 * width_) {
         right = 24 + legend_w;
         legend_x = left + pw() + 12;
         legend_y = top;
+      } else {  // a wide legend goes below the axis label; the canvas grows to hold it
+        legend_x = left;
+        legend_y = top + ph + bottom;
+        canvas_h += legend_h + 10;
       }
     }
     const double plot_w = pw();
@@ -330,7 +335,7 @@ class LinePlot {
     std::ostringstream o;
     o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width_ << "\" height=\""
-      << height_ << "\" viewBox=\"0 0 " << width_ << ' ' << height_
+      << canvas_h << "\" viewBox=\"0 0 " << width_ << ' ' << canvas_h
       << "\" font-family=\"sans-serif\" font-size=\"" << font << "\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "<defs><clipPath id=\"plot-area\"><rect x=\"" << px(left) << "\" y=\"" << px(top)
@@ -362,7 +367,7 @@ class LinePlot {
     // Axis box and axis labels.
     o << "<rect x=\"" << px(left) << "\" y=\"" << px(top) << "\" width=\"" << px(plot_w)
       << "\" height=\"" << px(ph) << "\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"/>\n";
-    o << "<text x=\"" << px(left + plot_w / 2) << "\" y=\"" << px(height_ - 14.0)
+    o << "<text x=\"" << px(left + plot_w / 2) << "\" y=\"" << px(top + ph + bottom - 14)
       << "\" text-anchor=\"middle\">" << xml_escape(x_label_) << "</text>\n";
     const double ylx = 18, yly = top + ph / 2;
     o << "<text x=\"" << px(ylx) << "\" y=\"" << px(yly) << "\" text-anchor=\"middle\" "
@@ -389,8 +394,13 @@ class LinePlot {
           points.clear();
           count = 0;
         };
+        // Points outside the x range are left out, but for the neighbours of visible ones
+        // (the clip path cuts those segments at the frame).
+        const auto inside = [&](std::size_t i) { return s.x[i] >= ax_lo && s.x[i] <= ax_hi; };
         for (std::size_t i = 0; i < s.x.size(); ++i) {
-          if (!usable(s.x[i], s.y[i])) {
+          const bool near = inside(i) || (i > 0 && inside(i - 1)) ||
+                            (i + 1 < s.x.size() && inside(i + 1));
+          if (!usable(s.x[i], s.y[i]) || !near) {
             flush();
             continue;
           }
@@ -403,7 +413,7 @@ class LinePlot {
       if (s.style.markers) {
         o << "<g fill=\"" << color << "\" stroke=\"none\">\n";
         for (std::size_t i = 0; i < s.x.size(); ++i) {
-          if (!usable(s.x[i], s.y[i])) continue;
+          if (!usable(s.x[i], s.y[i]) || s.x[i] < ax_lo || s.x[i] > ax_hi) continue;
           o << "<circle cx=\"" << px(clamp_px(sx(s.x[i]))) << "\" cy=\""
             << px(clamp_px(sy(transform_y(s.y[i])))) << "\" r=\"2.6\"/>\n";
         }
