@@ -300,23 +300,36 @@ TEST_CASE("urdf: rotation_onto takes the type's axis onto the URDF axis with a p
             .maxCoeff() < 1e-15);
 }
 
+// Seven joints, as the published arms below: the chain types are shared (compile time).
+const std::vector<const char*> seven_axes = {"0 1 0", "1 1 0", "0 0 -1", "-1 0.2 -0.3",
+                                             "0 0 1", "1 0 0", "0 -1 0"};
+
 TEST_CASE("urdf: any revolute axis loaded as RevoluteZ or RevoluteX gives the run-time-axis chain's tau, M, qdd and COM positions",
           "[urdf][axis]") {
-  const std::string xml = axes_urdf("revolute", {"0 1 0", "1 1 0", "0 0 -1", "-1 0.2 -0.3"});
-  const auto z = urdf::parse<ChainN<double, 4, RevoluteZ>>(xml);
-  const auto x = urdf::parse<ChainN<double, 4, RevoluteX>>(xml);
-  const auto runtime = urdf::parse<ChainN<double, 4, Revolute>>(xml);
+  const std::string xml = axes_urdf("revolute", seven_axes);
+  const auto z = urdf::parse<ChainN<double, 7, RevoluteZ>>(xml);
+  const auto x = urdf::parse<ChainN<double, 7, RevoluteX>>(xml);
+  const auto runtime = urdf::parse<ChainN<double, 7, Revolute>>(xml);
   CHECK(relative_error(*runtime.link(1).axis, Eigen::Vector3d(1, 1, 0).normalized()) < 1e-15);
   CHECK_FALSE(z.link(1).axis.has_value());
+  // joint 5's URDF axis already is z: its link keeps its numbers, and its placement is only
+  // re-expressed in joint 4's turned frame (R_a^T placement)
+  CHECK(z.link(4).com == runtime.link(4).com);
+  CHECK(z.link(4).inertia == runtime.link(4).inertia);
+  const Eigen::Matrix3d ra3 = urdf::rotation_onto(2, Eigen::Vector3d(-1, 0.2, -0.3).normalized());
+  CHECK(relative_error(z.link(4).placement.rotation,
+                       Eigen::Matrix3d(ra3.transpose() * runtime.link(4).placement.rotation)) < 1e-15);
+  CHECK(relative_error(z.link(4).placement.translation,
+                       Eigen::Vector3d(ra3.transpose() * runtime.link(4).placement.translation)) < 1e-15);
   expect_same_dynamics(z, runtime, test::kSeed + 503);
   expect_same_dynamics(x, runtime, test::kSeed + 504);
 }
 
 TEST_CASE("urdf: any prismatic axis loaded as PrismaticZ gives the run-time-axis chain's tau, M, qdd and COM positions",
           "[urdf][axis]") {
-  const std::string xml = axes_urdf("prismatic", {"0 1 0", "1 1 0", "0 0 -1"});
-  expect_same_dynamics(urdf::parse<ChainN<double, 3, PrismaticZ>>(xml),
-                       urdf::parse<ChainN<double, 3, Prismatic>>(xml), test::kSeed + 505);
+  const std::string xml = axes_urdf("prismatic", seven_axes);
+  expect_same_dynamics(urdf::parse<ChainN<double, 7, PrismaticZ>>(xml),
+                       urdf::parse<ChainN<double, 7, Prismatic>>(xml), test::kSeed + 505);
 }
 
 // --- fixed joints ---------------------------------------------------------------------------
@@ -648,15 +661,6 @@ TEST_CASE("urdf: Drake's iiwa14 loads with its names, limits and damping; Revolu
   expect_same_dynamics(z, r, test::kSeed + 510);
 }
 
-TEST_CASE("urdf: the UR5's y axes load as RevoluteZ with the run-time-axis chain's dynamics",
-          "[urdf][published][axis]") {
-  const std::string path = data_dir + "/ur5_robot.urdf";
-  const auto z = urdf::load<ChainN<double, 6, RevoluteZ>>(path);
-  const auto r = urdf::load<ChainN<double, 6, Revolute>>(path);
-  CHECK(*r.link(1).axis == Eigen::Vector3d(0, 1, 0));
-  expect_same_dynamics(z, r, test::kSeed + 511);
-}
-
 TEST_CASE("urdf: the Panda's fingers branch off the hand; to the hand, the hand's mass is merged into link 7",
           "[urdf][published]") {
   const std::string path = data_dir + "/panda.urdf";
@@ -671,8 +675,9 @@ TEST_CASE("urdf: the Panda's fingers branch off the hand; to the hand, the hand'
 }
 
 TEST_CASE("urdf: a float chain parses and agrees with the double chain", "[urdf][scalar]") {
-  const auto d = urdf::parse<ChainN<double, 4, RevoluteZ>>(axes_urdf("revolute", {"0 1 0", "1 1 0", "0 0 -1", "1 0 0"}));
-  const auto f = urdf::parse<ChainN<float, 4, RevoluteZ>>(axes_urdf("revolute", {"0 1 0", "1 1 0", "0 0 -1", "1 0 0"}));
-  const Eigen::Vector4d q(0.1, -0.2, 0.3, 0.4);
+  const std::string xml = axes_urdf("revolute", seven_axes);
+  const auto d = urdf::parse<ChainN<double, 7, RevoluteZ>>(xml);
+  const auto f = urdf::parse<ChainN<float, 7, RevoluteZ>>(xml);
+  const Eigen::Matrix<double, 7, 1> q = Eigen::Matrix<double, 7, 1>::LinSpaced(-0.6, 0.6);
   CHECK(relative_error(rnea(f, q.cast<float>(), q.cast<float>(), q.cast<float>()), rnea(d, q, q, q)) < 1e-5);
 }
