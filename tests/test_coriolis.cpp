@@ -7,13 +7,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <unsupported/Eigen/AutoDiff>
+
 using namespace chaindyn;
 using chaindyn::test::relative_error;
 
 namespace {
 
-using Mixed = Chain<double, PrismaticZ, Revolute, RevoluteX, PrismaticY, RevoluteZ, Revolute,
-                    PrismaticX, RevoluteY, Prismatic>;
+using Mixed = Chain<double, PrismaticZ, Revolute, RevoluteX, PrismaticY, RevoluteZ, Prismatic>;
 
 constexpr int kModels = 4;  // random mixed chains
 constexpr int kStates = 8;  // random states per model
@@ -136,6 +137,35 @@ TEST_CASE("christoffel_symbols equal 1/2 (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) 
     REQUIRE(relative_error(c_from_gamma, coriolis_matrix(model, q, qd)) < 1e-12);
   });
   WARN("worst |Gamma - finite differences| = " << worst);
+}
+
+TEST_CASE("iiwa christoffel_symbols equal the formula with dM/dq from automatic differentiation",
+          "[coriolis][autodiff]") {
+  using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 7, 1>>;
+  using V = robots::KukaIiwa<double>::Vector;
+  const auto arm = robots::kuka_iiwa();
+  const auto arm_ad = robots::kuka_iiwa<AD>();
+  std::mt19937 gen(test::kSeed + 12u);
+  double worst = 0;
+  for (int s = 0; s < 5; ++s) {
+    const V q = test::random_state<V>(gen, 2.5);
+    robots::KukaIiwa<AD>::Vector q_ad;
+    for (int i = 0; i < 7; ++i) q_ad[i] = AD(q[i], 7, i);
+    const robots::KukaIiwa<AD>::Matrix m = crba(arm_ad, q_ad);
+    const auto dm = [&](int a, int b, int k) { return m(a, b).derivatives()[k]; };
+    const auto gamma = christoffel_symbols(arm, q);
+    for (int i = 0; i < 7; ++i) {
+      for (int j = 0; j < 7; ++j) {
+        for (int k = 0; k < 7; ++k) {
+          const double exact = 0.5 * (dm(i, j, k) + dm(i, k, j) - dm(j, k, i));
+          const double err = relative_error(gamma[std::size_t(i)](j, k), exact);
+          worst = std::max(worst, err);
+          REQUIRE(err < 1e-13);
+        }
+      }
+    }
+  }
+  WARN("worst |Gamma - automatic differentiation| = " << worst);
 }
 
 TEST_CASE("coriolis_matrix in-place form equals the returning form with a reused Data",

@@ -8,13 +8,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <unsupported/Eigen/AutoDiff>
+
 using namespace chaindyn;
 using chaindyn::test::relative_error;
 
 namespace {
 
-using Mixed = Chain<double, PrismaticZ, Revolute, RevoluteX, PrismaticY, RevoluteZ, Revolute,
-                    PrismaticX, RevoluteY, Prismatic>;
+using Mixed = Chain<double, PrismaticZ, Revolute, RevoluteX, PrismaticY, RevoluteZ, Prismatic>;
 
 constexpr int kModels = 4;   // random mixed chains
 constexpr int kStates = 6;   // random states per model
@@ -119,6 +120,46 @@ TEST_CASE("world Jacobian columns equal central finite differences of frame_pose
     for (int j = int(link) + 1; j < Model::nq; ++j) REQUIRE(J.col(j).isZero(0.0));
   });
   WARN("worst |J - finite differences| = " << worst);
+}
+
+TEST_CASE("iiwa world Jacobian equals the automatic derivative of frame_pose",
+          "[kinematics][autodiff]") {
+  // Exact derivatives: column j = (vee(dR/dq_j R^T); dp/dq_j) by AutoDiffScalar.
+  using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 7, 1>>;
+  using V = robots::KukaIiwa<double>::Vector;
+  const auto arm = robots::kuka_iiwa();
+  const auto arm_ad = robots::kuka_iiwa<AD>();
+  std::mt19937 gen(test::kSeed + 11u);
+  double worst = 0;
+  for (int s = 0; s < 5; ++s) {
+    const V q = test::random_state<V>(gen, 2.0);
+    const Transform<double> tcp = random_frame(gen);
+    robots::KukaIiwa<AD>::Vector q_ad;
+    for (int i = 0; i < 7; ++i) q_ad[i] = AD(q[i], 7, i);
+    const Transform<AD> tcp_ad(tcp.rotation.cast<AD>(), tcp.translation.cast<AD>());
+    for (std::size_t link = 0; link < 7; ++link) {
+      const Transform<AD> x = frame_pose(arm_ad, q_ad, link, tcp_ad);
+      Eigen::Matrix3d r;
+      for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) r(a, b) = x.rotation(a, b).value();
+      }
+      FrameJacobian<robots::KukaIiwa<double>> ad;
+      for (int j = 0; j < 7; ++j) {
+        Eigen::Matrix3d dr;
+        Eigen::Vector3d dp;
+        for (int a = 0; a < 3; ++a) {
+          dp[a] = x.translation[a].derivatives()[j];
+          for (int b = 0; b < 3; ++b) dr(a, b) = x.rotation(a, b).derivatives()[j];
+        }
+        const Eigen::Matrix3d w = dr * r.transpose();  // [omega_j]x
+        ad.col(j) << w(2, 1), w(0, 2), w(1, 0), dp;
+      }
+      const double err = relative_error(jacobian(arm, q, link, tcp), ad);
+      worst = std::max(worst, err);
+      REQUIRE(err < 1e-14);
+    }
+  }
+  WARN("worst |J - automatic derivative| = " << worst);
 }
 
 TEST_CASE("local Jacobian is the world Jacobian in the frame's axes", "[kinematics]") {
