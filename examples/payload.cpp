@@ -4,7 +4,6 @@
 // independent paths: the object's own Newton-Euler equations at its centre of mass mapped
 // through the Jacobian transpose, and rnea of a chain whose link 7 has the object merged in.
 // Exits non-zero when they disagree.
-#include <chaindyn/algorithms/jacobian.hpp>
 #include <chaindyn/chaindyn.hpp>
 
 #include <cmath>
