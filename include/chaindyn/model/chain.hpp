@@ -73,6 +73,65 @@ void validate_payload(const Payload<Scalar>& p, const Where& where) {
   }
 }
 
+/// One number in another scalar type: direct conversion where the types allow it (double to
+/// long double, float or AutoDiffScalar, and back between the built-in types), otherwise
+/// through the value (an AutoDiffScalar's derivatives are dropped).
+template <typename To, typename From>
+To scalar_cast(const From& x) {
+  if constexpr (std::is_constructible_v<To, const From&>) {
+    return To(x);
+  } else {
+    return To(scalar_value(x));
+  }
+}
+
+template <typename To, typename Derived>
+Eigen::Matrix<To, Derived::RowsAtCompileTime, Derived::ColsAtCompileTime> matrix_cast(
+    const Eigen::MatrixBase<Derived>& m) {
+  Eigen::Matrix<To, Derived::RowsAtCompileTime, Derived::ColsAtCompileTime> out(m.rows(),
+                                                                                m.cols());
+  for (Eigen::Index j = 0; j < m.cols(); ++j) {
+    for (Eigen::Index i = 0; i < m.rows(); ++i) out(i, j) = scalar_cast<To>(m(i, j));
+  }
+  return out;
+}
+
+/// A link in another scalar type, every member carried (name, placement, axis, inertial
+/// parameters, joint dynamics, limits, joint name).
+template <typename To, typename From>
+Link<To> cast_link(const Link<From>& l) {
+  Link<To> out;
+  out.name = l.name;
+  out.placement = Transform<To>(matrix_cast<To>(l.placement.rotation),
+                                matrix_cast<To>(l.placement.translation));
+  if (l.axis) out.axis = matrix_cast<To>(*l.axis);
+  out.mass = scalar_cast<To>(l.mass);
+  out.com = matrix_cast<To>(l.com);
+  out.inertia = matrix_cast<To>(l.inertia);
+  out.dynamics.damping = scalar_cast<To>(l.dynamics.damping);
+  out.dynamics.friction = scalar_cast<To>(l.dynamics.friction);
+  out.dynamics.armature = scalar_cast<To>(l.dynamics.armature);
+  if (l.limits) {
+    JointLimits<To> lim;
+    lim.lower = scalar_cast<To>(l.limits->lower);
+    lim.upper = scalar_cast<To>(l.limits->upper);
+    lim.velocity = scalar_cast<To>(l.limits->velocity);
+    lim.effort = scalar_cast<To>(l.limits->effort);
+    out.limits = lim;
+  }
+  out.joint_name = l.joint_name;
+  return out;
+}
+
+template <typename To, typename From>
+Payload<To> cast_payload(const Payload<From>& p) {
+  Payload<To> out;
+  out.mass = scalar_cast<To>(p.mass);
+  out.com = matrix_cast<To>(p.com);
+  out.inertia = matrix_cast<To>(p.inertia);
+  return out;
+}
+
 /// What every chain holds apart from its joints: the links as given, the data the algorithms
 /// read (placements, spatial inertias, joint dynamics) laid out per quantity, and gravity.
 template <typename Scalar_, int N>
@@ -150,6 +209,22 @@ class ChainBase {
 
   std::string where(std::size_t i) const { return link_label(i, links_[i].name); }
 
+  /// The links in scalar To (for cast()).
+  template <typename To>
+  std::array<Link<To>, N> links_as() const {
+    std::array<Link<To>, N> out;
+    for (std::size_t i = 0; i < std::size_t(N); ++i) out[i] = cast_link<To>(links_[i]);
+    return out;
+  }
+  /// Copies this chain's payloads, in scalar To, onto `other` (for cast()).
+  template <typename Other>
+  void copy_payloads_to(Other& other) const {
+    using To = typename Other::Scalar;
+    for (std::size_t i = 0; i < std::size_t(N); ++i) {
+      if (payload_[i]) other.set_payload(i, cast_payload<To>(*payload_[i]));
+    }
+  }
+
   static std::array<Link<Scalar>, N> to_array(const std::vector<Link<Scalar>>& links) {
     if (links.size() != std::size_t(N)) {
       throw_model_error(links.size(), " links given to a chain of ", N, " joints");
@@ -220,6 +295,19 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
         const Vector3<Scalar>& gravity = default_gravity<Scalar>())
       : Chain(std::vector<Link<Scalar>>(links), gravity) {}
 
+  /// The same chain in scalar NewScalar (e.g. float, long double, an Eigen AutoDiffScalar):
+  /// links (all members), gravity and payloads converted number by number, so a
+  /// double -> long double -> double round trip is exact. Converting out of an
+  /// AutoDiffScalar keeps the values and drops the derivatives. Throws ModelError only if a
+  /// number becomes invalid in the new type (e.g. a mass that overflows float).
+  template <typename NewScalar>
+  Chain<NewScalar, Joints...> cast() const {
+    Chain<NewScalar, Joints...> out(this->template links_as<NewScalar>(),
+                                    detail::matrix_cast<NewScalar>(this->gravity()));
+    this->copy_payloads_to(out);
+    return out;
+  }
+
   template <std::size_t I>
   const auto& joint() const noexcept {
     return std::get<I>(joints_);
@@ -285,6 +373,15 @@ class ChainN : public detail::ChainBase<Scalar, N> {
   ChainN(std::initializer_list<Link<Scalar>> links,
          const Vector3<Scalar>& gravity = default_gravity<Scalar>())
       : ChainN(std::vector<Link<Scalar>>(links), gravity) {}
+
+  /// The same chain in scalar NewScalar; see Chain::cast.
+  template <typename NewScalar>
+  ChainN<NewScalar, N, Joint> cast() const {
+    ChainN<NewScalar, N, Joint> out(this->template links_as<NewScalar>(),
+                                    detail::matrix_cast<NewScalar>(this->gravity()));
+    this->copy_payloads_to(out);
+    return out;
+  }
 
   const JointModel& joint(std::size_t i) const noexcept { return joints_[i]; }
 

@@ -53,6 +53,9 @@ struct Data {
   PerLink<Motion<Scalar>> ov;       ///< link velocities in base coordinates, about the base origin (coriolis_matrix)
   PerLink<Motion<Scalar>> oSdot;    ///< d/dt oS_i = ov_i x oS_i (coriolis_matrix)
   Matrix C = Matrix::Zero();        ///< Coriolis matrix, Christoffel form (coriolis_matrix)
+
+  // Identification and derivatives (algorithms/inverse_mass_matrix.hpp).
+  Matrix Minv = Matrix::Zero();     ///< M(q)^-1, both triangles (inverse_mass_matrix)
 };
 
 /// The Data of a const model type is the model's Data, so `Data<decltype(arm)>` works for a

@@ -1,0 +1,86 @@
+/// @file
+/// The inverse of the joint-space mass matrix in O(n^2) without forming M: the articulated-body
+/// algorithm (RBDA Table 7.1) driven by unit joint forces.
+#pragma once
+
+#include "chaindyn/model/data.hpp"
+
+namespace chaindyn {
+
+/// M(q)^-1, armature included, in O(n^2) without forming or factorizing M. Fills data.Minv
+/// (both triangles; and data.liMi, IA, U, D, u).
+///
+/// Derivation. With zero velocity and zero gravity ABA (RBDA Table 7.1) computes
+/// qdd = M^-1 tau, so column j of M^-1 is ABA's output for tau = e_j. The articulated
+/// inertias IA_i, U_i = IA_i S_i and D_i = S_i^T U_i (+ armature) do not depend on tau: one
+/// tip-to-base pass computes them for all columns (O(n)). For tau = e_j, with c_i = 0 and
+/// pA_i = 0 for i > j, the bias pass reduces to
+///     u_j = 1,   u_i = -S_i^T pA_i (i < j),   pA_p(i) = Xup_i^T (pA_i + U_i u_i / D_i),
+/// a walk from j to the base (O(j)), and the acceleration pass to
+///     a'_i = Xup_i a_p(i) (a_0 = 0),   qdd_i = (u_i - U_i^T a'_i) / D_i,   a_i = a'_i + S_i qdd_i,
+/// a walk from the base to the tip (O(n)). Over n columns: O(n^2). This is the unit-force
+/// reading of ABA (RBDA sec. 7.3); Carpentier's Minv algorithm (J. Carpentier, "Analytical
+/// inverse of the joint space inertia matrix", 2018) organizes the same recursions with all
+/// columns propagated together and has the same O(n^2) cost on a chain.
+template <typename Model>
+void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
+                         const typename Model::Vector& q) noexcept {
+  using Scalar = typename Model::Scalar;
+  constexpr std::size_t n = std::size_t(Model::nq);
+  // Poses and rigid-body inertias, base to tip.
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)]);
+    data.IA[i] = ArticulatedInertia<Scalar>(model.inertia(i));
+  });
+  // Articulated inertias, tip to base: U_i = IA_i S_i, D_i = S_i^T U_i + armature_i,
+  // IA_p(i) += Xup_i^T (IA_i - U_i U_i^T / D_i) Xup_i.
+  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    data.U[i] = joint.column(data.IA[i]);
+    data.D[k] = joint.project(data.U[i]) + model.armature()[k];
+    if (i > 0) {
+      ArticulatedInertia<Scalar> ia = data.IA[i];
+      ia.subtract_outer(data.U[i], Scalar(1) / data.D[k]);
+      data.IA[i - 1] += ia.transformed_by(data.liMi[i]);
+    }
+  });
+  for (std::size_t j = 0; j < n; ++j) {
+    // Bias pass for tau = e_j, from joint j to the base; u_i = 0 beyond j.
+    Force<Scalar> pa;  // pA_i + U_i u_i / D_i of the joint just visited, in its link frame
+    model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+      const auto k = Eigen::Index(i);
+      if (i > j) {
+        data.u[k] = Scalar(0);
+        return;
+      }
+      if (i == j) {
+        data.u[k] = Scalar(1);
+        pa = (Scalar(1) / data.D[k]) * data.U[i];
+      } else {
+        const Force<Scalar> pA = data.liMi[i + 1].act(pa);  // Xup_{i+1}^T pa_{i+1}
+        data.u[k] = -joint.project(pA);
+        pa = pA + (data.u[k] / data.D[k]) * data.U[i];
+      }
+    });
+    // Acceleration pass, base to tip: column j of M^-1.
+    Motion<Scalar> a;  // a_i; zero at the base (no gravity, no velocity)
+    const auto kj = Eigen::Index(j);
+    model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+      const auto k = Eigen::Index(i);
+      if (i > 0) a = data.liMi[i].act_inv(a);
+      const Scalar qdd = (data.u[k] - dot(a, data.U[i])) / data.D[k];
+      data.Minv(k, kj) = qdd;
+      a += joint.motion(qdd);
+    });
+  }
+}
+
+/// Returning form of inverse_mass_matrix.
+template <typename Model>
+typename Model::Matrix inverse_mass_matrix(const Model& model, const typename Model::Vector& q) {
+  Data<Model> data;
+  inverse_mass_matrix(model, data, q);
+  return data.Minv;
+}
+
+}  // namespace chaindyn
