@@ -1,0 +1,62 @@
+/// @file
+/// Partial derivatives of forward dynamics: d qdd / d q, d qdd / d qd and d qdd / d tau = M^-1.
+///
+/// First version, by the implicit-function route of Carpentier and Mansard, RSS 2018 (sec.
+/// IV-A, eq. (13)): forward dynamics qdd = FD(q, qd, tau) solves tau = ID(q, qd, qdd), so
+/// differentiating ID(q, qd, FD(q, qd, tau)) = tau gives
+///     d qdd / d q  = -M^-1 d ID / d q,    d qdd / d qd = -M^-1 d ID / d qd,
+///     d qdd / d tau = M^-1,
+/// with the ID derivatives of rnea_derivatives evaluated at qdd = aba(q, qd, tau). M^-1 is
+/// formed from crba and a Cholesky factorization, O(n^3) (an O(n^2) Minv
+/// algorithm, issue 6 item 5, can replace it later).
+#pragma once
+
+#include "chaindyn/algorithms/aba.hpp"
+#include "chaindyn/algorithms/crba.hpp"
+#include "chaindyn/algorithms/forward_dynamics_crba.hpp"
+#include "chaindyn/algorithms/rnea_derivatives.hpp"
+
+namespace chaindyn {
+
+/// The result of the returning form of aba_derivatives.
+template <typename Model>
+struct AbaDerivatives {
+  typename Model::Matrix dqdd_dq;    ///< d qdd / d q
+  typename Model::Matrix dqdd_dqd;   ///< d qdd / d qd
+  typename Model::Matrix dqdd_dtau;  ///< d qdd / d tau = M^-1
+};
+
+/// d qdd / d q, d qdd / d qd and M^-1 of aba(model, q, qd, tau) (friction and armature
+/// included). noexcept, no allocation. Fills data.dqdd_dq, data.dqdd_dqd, data.dqdd_dtau, data.qdd
+/// (= aba), and what aba, rnea_derivatives and crba fill (data.M, data.L).
+template <typename Model>
+void aba_derivatives(const Model& model, DerivativesDataFor<Model>& data,
+                     const typename Model::Vector& q, const typename Model::Vector& qd,
+                     const typename Model::Vector& tau) noexcept {
+  using Vector = typename Model::Vector;
+  aba(model, data, q, qd, tau);
+  const Vector qdd = data.qdd;
+  rnea_derivatives(model, data, q, qd, qdd);
+  crba(model, data, q);
+  detail::cholesky_factor(data.M, data.L);
+  for (Eigen::Index j = 0; j < Model::nq; ++j) {
+    Vector e = Vector::Unit(j);
+    detail::cholesky_solve(data.L, e);
+    data.dqdd_dtau.col(j) = e;
+  }
+  data.dqdd_dq.noalias() = -(data.dqdd_dtau * data.dtau_dq);
+  data.dqdd_dqd.noalias() = -(data.dqdd_dtau * data.dtau_dqd);
+  data.qdd = qdd;
+}
+
+/// Returning form of aba_derivatives.
+template <typename Model>
+AbaDerivatives<Model> aba_derivatives(const Model& model, const typename Model::Vector& q,
+                                      const typename Model::Vector& qd,
+                                      const typename Model::Vector& tau) {
+  auto data = std::make_unique<DerivativesData<Model>>();
+  aba_derivatives(model, *data, q, qd, tau);
+  return AbaDerivatives<Model>{data->dqdd_dq, data->dqdd_dqd, data->dqdd_dtau};
+}
+
+}  // namespace chaindyn

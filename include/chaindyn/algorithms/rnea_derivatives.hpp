@@ -1,0 +1,158 @@
+/// @file
+/// Analytical partial derivatives of inverse dynamics: d tau / d q and d tau / d qd, O(n^2).
+///
+/// Reference: J. Carpentier and N. Mansard, "Analytical Derivatives of Rigid Body Dynamics
+/// Algorithms", RSS 2018 (sec. III-IV: derivatives of the RNEA in the world frame, where the
+/// derivative of a joint's motion w.r.t. an ancestor's coordinate is a cross product). The
+/// formulas below were derived here (first version; not the paper's Algorithm 2 verbatim) by
+/// differentiating the world-frame RNEA (RBDA Table 5.1 re-expressed in base coordinates):
+///
+///   All spatial quantities in base coordinates about the base origin, j-1 the parent of j:
+///     S_k (joint columns), v_i = sum_{k<=i} S_k qd_k,
+///     a_i = a_0 + sum_{k<=i} (S_k qdd_k + (v_k x S_k) qd_k),   a_0 = (0; -g),
+///     f_i = I_i a_i + v_i x* I_i v_i,  F_k = sum_{i>=k} f_i,  tau_k = S_k . F_k (+ friction,
+///     + armature qdd_k).
+///   Moving q_j by eps moves the subtree i >= j rigidly by X = exp(eps S_j): S_k -> X S_k and
+///   I_i -> X* I_i X^-1 for k, i >= j, hence d S_k / d q_j = S_j x S_k (k >= j), and
+///     d v_i / d q_j = S_j x (v_i - v_{j-1}),
+///     d a_i / d q_j = S_j x (a_i - a_{j-1}) - psi_j x (v_i - v_{j-1}),   psi_j = S_j x v_{j-1},
+///     d f_i / d q_j = S_j x* f_i - I_i u_j - 2 B_i psi_j,                 u_j = S_j x a_{j-1}
+///                                                                              - psi_j x v_{j-1},
+///   with B_i = 1/2 ((v_i x*) I_i - I_i (v_i x) + (I_i v_i) xbar*) (the Coriolis factor of
+///   algorithms/coriolis.hpp: 2 B_i m = v_i x* I_i m - I_i (v_i x m) + m x* I_i v_i). With the
+///   composites Ic_k = sum_{i>=k} I_i, Bc_k = sum_{i>=k} B_i, and (S_j x S_k) . F + S_k .
+///   (S_j x* F) = 0:
+///     d tau_k / d q_j = -S_k . (Ic_k u_j + 2 Bc_k psi_j)                       for j <= k,
+///     d tau_k / d q_j =  S_k . (S_j x* F_j - Ic_j u_j - 2 Bc_j psi_j)          for j >  k.
+///   For the velocities, d v_i / d qd_j = S_j and d a_i / d qd_j = S_j x v_i - 2 psi_j (i >= j),
+///   so d f_i / d qd_j = 2 B_i S_j - 2 I_i psi_j and, with m = max(j, k),
+///     d tau_k / d qd_j = S_k . (2 Bc_m S_j - 2 Ic_m psi_j) + damping_k [j == k].
+///   Coulomb friction's derivative is zero away from qd = 0 (and taken as zero at 0); the
+///   armature term does not depend on q or qd.
+/// One forward pass (O(n)) and one backward pass with O(n) 6x6 work and O(n^2) dot products.
+#pragma once
+
+#include "chaindyn/algorithms/coriolis.hpp"
+#include "chaindyn/algorithms/friction.hpp"
+#include "chaindyn/model/data.hpp"
+
+#include <memory>
+#include <type_traits>
+
+namespace chaindyn {
+
+/// The workspace of rnea_derivatives and aba_derivatives: a Data<Model> (so it can be passed
+/// to every other in-place algorithm too) plus the derivative matrices and their intermediates.
+/// Fixed-size: no allocation.
+template <typename Model>
+struct DerivativesData : Data<Model> {
+  using typename Data<Model>::Scalar;
+  using typename Data<Model>::Matrix;
+  template <typename T>
+  using PerLink = typename Data<Model>::template PerLink<T>;
+
+  Matrix dtau_dq = Matrix::Zero();    ///< d tau / d q (rnea_derivatives)
+  Matrix dtau_dqd = Matrix::Zero();   ///< d tau / d qd (rnea_derivatives)
+  Matrix dqdd_dq = Matrix::Zero();    ///< d qdd / d q (aba_derivatives)
+  Matrix dqdd_dqd = Matrix::Zero();   ///< d qdd / d qd (aba_derivatives)
+  Matrix dqdd_dtau = Matrix::Zero();  ///< d qdd / d tau = M^-1 (aba_derivatives)
+
+  PerLink<Motion<Scalar>> oa;         ///< link accelerations, base coordinates (incl. -gravity)
+  PerLink<Force<Scalar>> of;          ///< F_k = sum_{i>=k} f_i, base coordinates
+  PerLink<Motion<Scalar>> psi;        ///< S_j x v_{j-1}
+  PerLink<Motion<Scalar>> u;          ///< S_j x a_{j-1} - psi_j x v_{j-1}
+};
+
+template <typename Model>
+struct DerivativesData<const Model> : DerivativesData<Model> {};
+
+/// The workspace parameter of the derivative algorithms, Model deduced from the model only.
+template <typename Model>
+using DerivativesDataFor = typename detail::type_identity<DerivativesData<Model>>::type;
+
+/// The result of the returning form of rnea_derivatives.
+template <typename Model>
+struct RneaDerivatives {
+  typename Model::Matrix dtau_dq;   ///< d tau / d q
+  typename Model::Matrix dtau_dqd;  ///< d tau / d qd
+};
+
+/// d tau / d q and d tau / d qd of rnea(model, q, qd, qdd) (friction and armature included as
+/// rnea has them; see the file comment for the derivation). O(n^2), noexcept, no allocation.
+/// Fills data.dtau_dq, data.dtau_dqd, data.tau (= rnea), and in BASE coordinates data.oMi,
+/// oS, ov, oa, of, Ic (composite inertias), psi, u; data.liMi.
+template <typename Model>
+void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& data,
+                      const typename Model::Vector& q, const typename Model::Vector& qd,
+                      const typename Model::Vector& qdd) noexcept {
+  using Scalar = typename Model::Scalar;
+  constexpr std::size_t n = std::size_t(Model::nq);
+  // Forward pass: kinematics in base coordinates, psi_j and u_j, f_i (into of[i]).
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    data.liMi[i] = joint.pose(model.placement(i), q[k]);
+    data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
+    const Motion<Scalar> s = data.oMi[i].act(joint.motion(Scalar(1)));
+    data.oS[i] = s;
+    const Motion<Scalar>& a_parent = i == 0 ? model.base_acceleration() : data.oa[i - 1];
+    if (i == 0) {
+      data.psi[i] = Motion<Scalar>();
+      data.u[i] = cross(s, a_parent);
+      data.ov[i] = s * qd[k];
+    } else {
+      const Motion<Scalar>& v_parent = data.ov[i - 1];
+      data.psi[i] = cross(s, v_parent);
+      data.u[i] = cross(s, a_parent) - cross(data.psi[i], v_parent);
+      data.ov[i] = v_parent + s * qd[k];
+    }
+    // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
+    data.oa[i] = a_parent + s * qdd[k] + cross(data.ov[i], s) * qd[k];
+    const Inertia<Scalar>& inertia = data.Ic[i] = model.inertia(i).transformed_by(data.oMi[i]);
+    data.of[i] = inertia * data.oa[i] + cross(data.ov[i], inertia * data.ov[i]);
+  });
+  // Backward pass: composites Ic_k, Bc_k, F_k; row k (columns j <= k) and column k (rows r < k).
+  detail::Matrix6<Scalar> bc = detail::Matrix6<Scalar>::Zero();
+  for (std::size_t k = n; k-- > 0;) {
+    const auto kk = Eigen::Index(k);
+    bc += detail::coriolis_b(data.Ic[k], data.ov[k]);
+    if (k + 1 < n) {
+      data.Ic[k] += data.Ic[k + 1];
+      data.of[k] += data.of[k + 1];
+    }
+    const Inertia<Scalar>& ic = data.Ic[k];
+    const Motion<Scalar>& s = data.oS[k];
+    const Force<Scalar>& fk = data.of[k];
+    data.tau[kk] = dot(s, fk) + joint_friction(model, k, qd[kk]) + model.armature()[kk] * qdd[kk];
+    // Row k: S_k^T Ic_k = (Ic_k S_k)^T and S_k^T Bc_k = (Bc_k^T S_k)^T.
+    const Force<Scalar> ics = ic * s;
+    const Force<Scalar> bts = detail::to_force<Scalar>(bc.transpose() * s.vector());
+    for (std::size_t j = 0; j <= k; ++j) {
+      const auto kj = Eigen::Index(j);
+      data.dtau_dq(kk, kj) = -(dot(data.u[j], ics) + Scalar(2) * dot(data.psi[j], bts));
+      data.dtau_dqd(kk, kj) = Scalar(2) * (dot(data.oS[j], bts) - dot(data.psi[j], ics));
+    }
+    // Column k, rows r < k.
+    const Force<Scalar> bpsi = detail::to_force<Scalar>(bc * data.psi[k].vector());
+    const Force<Scalar> col_q = cross(s, fk) - ic * data.u[k] - Scalar(2) * bpsi;
+    const Force<Scalar> col_qd =
+        Scalar(2) * (detail::to_force<Scalar>(bc * s.vector()) - ic * data.psi[k]);
+    for (std::size_t r = 0; r < k; ++r) {
+      const auto kr = Eigen::Index(r);
+      data.dtau_dq(kr, kk) = dot(data.oS[r], col_q);
+      data.dtau_dqd(kr, kk) = dot(data.oS[r], col_qd);
+    }
+    data.dtau_dqd(kk, kk) += model.damping()[kk];
+  }
+}
+
+/// Returning form of rnea_derivatives.
+template <typename Model>
+RneaDerivatives<Model> rnea_derivatives(const Model& model, const typename Model::Vector& q,
+                                        const typename Model::Vector& qd,
+                                        const typename Model::Vector& qdd) {
+  auto data = std::make_unique<DerivativesData<Model>>();
+  rnea_derivatives(model, *data, q, qd, qdd);
+  return RneaDerivatives<Model>{data->dtau_dq, data->dtau_dqd};
+}
+
+}  // namespace chaindyn
