@@ -34,8 +34,10 @@
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/algorithms/frames.hpp"
 #include "chaindyn/algorithms/friction.hpp"
+#include "chaindyn/algorithms/inverse_mass_matrix.hpp"
 #include "chaindyn/algorithms/jacobian.hpp"
 #include "chaindyn/algorithms/nonlinear_effects.hpp"
+#include "chaindyn/algorithms/regressor.hpp"
 #include "chaindyn/algorithms/rnea.hpp"
 
 #include "chaindyn/simulation.hpp"
