@@ -13,10 +13,46 @@
 
 #include "chaindyn/algorithms/aba.hpp"
 #include "chaindyn/algorithms/crba.hpp"
-#include "chaindyn/algorithms/forward_dynamics_crba.hpp"
 #include "chaindyn/algorithms/rnea_derivatives.hpp"
 
 namespace chaindyn {
+
+namespace detail {
+
+/// inv := M^-1 for M symmetric positive definite (lower triangle read), by the Cholesky
+/// factor L (L L^T = M, into l) and 2n triangular solves per column. O(n^3), no allocation.
+/// Every intermediate is a Scalar (for expression-template scalars such as AutoDiffScalar).
+template <typename Matrix>
+void spd_inverse(const Matrix& m, Matrix& l, Matrix& inv) noexcept {
+  using Scalar = typename Matrix::Scalar;
+  using std::sqrt;
+  const Eigen::Index n = m.rows();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index j = 0; j <= i; ++j) {
+      Scalar s = m(i, j);
+      for (Eigen::Index k = 0; k < j; ++k) s -= l(i, k) * l(j, k);
+      if (i == j) {
+        l(i, i) = Scalar(sqrt(s));
+      } else {
+        l(i, j) = Scalar(s / l(j, j));
+      }
+    }
+  }
+  for (Eigen::Index c = 0; c < n; ++c) {
+    for (Eigen::Index i = 0; i < n; ++i) {  // forward: L y = e_c
+      Scalar x = Scalar(i == c ? 1 : 0);
+      for (Eigen::Index k = 0; k < i; ++k) x -= l(i, k) * inv(k, c);
+      inv(i, c) = Scalar(x / l(i, i));
+    }
+    for (Eigen::Index i = n; i-- > 0;) {  // back: L^T x = y
+      Scalar x = inv(i, c);
+      for (Eigen::Index k = i + 1; k < n; ++k) x -= l(k, i) * inv(k, c);
+      inv(i, c) = Scalar(x / l(i, i));
+    }
+  }
+}
+
+}  // namespace detail
 
 /// The result of the returning form of aba_derivatives.
 template <typename Model>
@@ -38,12 +74,7 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& data,
   const Vector qdd = data.qdd;
   rnea_derivatives(model, data, q, qd, qdd);
   crba(model, data, q);
-  detail::cholesky_factor(data.M, data.L);
-  for (Eigen::Index j = 0; j < Model::nq; ++j) {
-    Vector e = Vector::Unit(j);
-    detail::cholesky_solve(data.L, e);
-    data.dqdd_dtau.col(j) = e;
-  }
+  detail::spd_inverse(data.M, data.L, data.dqdd_dtau);
   data.dqdd_dq.noalias() = -(data.dqdd_dtau * data.dtau_dq);
   data.dqdd_dqd.noalias() = -(data.dqdd_dtau * data.dtau_dqd);
   data.qdd = qdd;
