@@ -89,8 +89,8 @@ int main() {
     // Path 1: Newton-Euler of the object alone, at its centre of mass, base coordinates.
     // (omega; v_c) = J_c qd, (alpha; a_c) = J_c qdd + Jdot_c qd (classical accelerations).
     const FrameJacobian<Arm> Jc = jacobian(bare, q, 6, at_com, ReferenceFrame::world);
-    const Vector6<double> vel = Jc * qd;
-    const Vector6<double> acc = Jc * qdd + jdot_qd(bare, q, qd, 6, at_com, ReferenceFrame::world);
+    const FrameVector<Arm> vel = Jc * qd;
+    const FrameVector<Arm> acc = Jc * qdd + jdot_qd(bare, q, qd, 6, at_com, ReferenceFrame::world);
     const Eigen::Matrix3d r = frame_pose(bare, data, q, 6).rotation;
     const Eigen::Matrix3d inertia = r * object.inertia * r.transpose();
     const Eigen::Vector3d w = vel.head<3>();

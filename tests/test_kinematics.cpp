@@ -12,6 +12,7 @@
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
 
 namespace {
 
@@ -189,10 +190,10 @@ TEST_CASE("J qd equals the frame velocity from rnea's link velocities", "[kinema
     const Eigen::Matrix3d r = frame_pose(model, q, link, frame).rotation;
     FrameJacobian<Model> J;
     jacobian(model, data, q, link, frame, ReferenceFrame::local, J);
-    double err = relative_error(Vector6<double>(J * qd), v_frame.vector());
+    double err = relative_error(Vec6(J * qd), v_frame.vector());
     jacobian(model, data, q, link, frame, ReferenceFrame::world, J);
-    err = std::max(err, relative_error(Vector6<double>(J * qd),
-                                       Vector6<double>(rotate6(r) * v_frame.vector())));
+    err = std::max(err, relative_error(Vec6(J * qd),
+                                       Vec6(rotate6(r) * v_frame.vector())));
     worst = std::max(worst, err);
     REQUIRE(err < 1e-13);
   });
@@ -211,10 +212,10 @@ TEST_CASE("Jdot qd equals d/dt (J qd) - J qdd by finite differences along a path
     for (const ReferenceFrame rf : {ReferenceFrame::world, ReferenceFrame::local}) {
       const auto jv = [&](double t) {
         const V qt = q + t * qd + 0.5 * t * t * qdd;
-        return Vector6<double>(jacobian(model, qt, link, frame, rf) * V(qd + t * qdd));
+        return Vec6(jacobian(model, qt, link, frame, rf) * V(qd + t * qdd));
       };
-      const Vector6<double> d_dt = (jv(h) - jv(-h)) / (2 * h);
-      const Vector6<double> expected = d_dt - jacobian(model, q, link, frame, rf) * qdd;
+      const Vec6 d_dt = (jv(h) - jv(-h)) / (2 * h);
+      const Vec6 expected = d_dt - jacobian(model, q, link, frame, rf) * qdd;
       const double err = relative_error(jdot_qd(model, q, qd, link, frame, rf), expected);
       worst = std::max(worst, err);
       INFO((rf == ReferenceFrame::world ? "world" : "local"));
@@ -230,13 +231,13 @@ TEST_CASE("Jdot qd in world is the classical acceleration, in local the spatial 
   // local result is a_F itself: rotated into the frame's axes, world minus local is omega x v.
   for_cases([&](const auto& model, const auto& q, const auto& qd, const auto&, std::size_t link,
                 const Transform<double>& frame) {
-    const Vector6<double> world = jdot_qd(model, q, qd, link, frame, ReferenceFrame::world);
-    const Vector6<double> local = jdot_qd(model, q, qd, link, frame, ReferenceFrame::local);
+    const Vec6 world = jdot_qd(model, q, qd, link, frame, ReferenceFrame::world);
+    const Vec6 local = jdot_qd(model, q, qd, link, frame, ReferenceFrame::local);
     const Eigen::Matrix3d r = frame_pose(model, q, link, frame).rotation;
-    const Vector6<double> v = jacobian(model, q, link, frame, ReferenceFrame::local) * qd;
-    Vector6<double> classical_local = local;
+    const Vec6 v = jacobian(model, q, link, frame, ReferenceFrame::local) * qd;
+    Vec6 classical_local = local;
     classical_local.tail<3>() += v.head<3>().cross(v.tail<3>());
-    REQUIRE(relative_error(Vector6<double>(rotate6(r.transpose()) * world), classical_local) <
+    REQUIRE(relative_error(Vec6(rotate6(r.transpose()) * world), classical_local) <
             1e-12);
   });
 }
@@ -294,7 +295,7 @@ TEST_CASE("in-place kinematics forms equal the returning forms with a reused Dat
       REQUIRE(J == jacobian(iiwa, q, link));
       jacobian(iiwa, data, q, link, frame, ReferenceFrame::local, J);
       REQUIRE(J == jacobian(iiwa, q, link, frame, ReferenceFrame::local));
-      Vector6<double> a;
+      Vec6 a;
       jdot_qd(iiwa, data, q, qd, link, ReferenceFrame::local, a);
       REQUIRE(a == jdot_qd(iiwa, q, qd, link, ReferenceFrame::local));
       jdot_qd(iiwa, data, q, qd, link, frame, ReferenceFrame::world, a);

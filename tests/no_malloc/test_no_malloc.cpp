@@ -88,7 +88,7 @@ TEMPLATE_LIST_TEST_CASE("kinematics, Coriolis and payload updates make no heap a
   const Payload<double> payload = Payload<double>::point_mass(0.851, Eigen::Vector3d(0, 0, 0.1));
   const std::size_t last = std::size_t(TestType::nq) - 1;
   FrameJacobian<TestType> J;
-  Vector6<double> a;
+  FrameVector<TestType> a;
 
   NoMalloc guard;
   frame_pose(model, *data, q, last, frame);

@@ -16,9 +16,9 @@ namespace chaindyn {
 template <typename Model>
 using FrameJacobian = Eigen::Matrix<typename Model::Scalar, 6, Model::nq>;
 
-/// A six-vector [angular; linear] (Jdot qd).
-template <typename Scalar>
-using Vector6 = Eigen::Matrix<Scalar, 6, 1>;
+/// A frame's six-vector [angular; linear] (Jdot qd, J qd).
+template <typename Model>
+using FrameVector = Eigen::Matrix<typename Model::Scalar, 6, 1>;
 
 namespace detail {
 
@@ -123,7 +123,7 @@ template <typename Model>
 void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
              const typename Model::Vector& qd, std::size_t link,
              const Transform<typename Model::Scalar>& frame_in_link, ReferenceFrame rf,
-             Vector6<typename Model::Scalar>& out) noexcept {
+             FrameVector<Model>& out) noexcept {
   using Scalar = typename Model::Scalar;
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     if (i > link) return;
@@ -162,27 +162,27 @@ void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vec
 template <typename Model>
 void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
              const typename Model::Vector& qd, std::size_t link, ReferenceFrame rf,
-             Vector6<typename Model::Scalar>& out) noexcept {
+             FrameVector<Model>& out) noexcept {
   jdot_qd(model, data, q, qd, link, Transform<typename Model::Scalar>::Identity(), rf, out);
 }
 
 /// Returning form of jdot_qd for frame `frame_in_link` on link `link`. Throws
 /// std::out_of_range if link >= Model::nq.
 template <typename Model>
-Vector6<typename Model::Scalar> jdot_qd(const Model& model, const typename Model::Vector& q,
+FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
                                         const typename Model::Vector& qd, std::size_t link,
                                         const Transform<typename Model::Scalar>& frame_in_link,
                                         ReferenceFrame rf = ReferenceFrame::world) {
   detail::check_link_index(link, Model::nq);
   Data<Model> data;
-  Vector6<typename Model::Scalar> out;
+  FrameVector<Model> out;
   jdot_qd(model, data, q, qd, link, frame_in_link, rf, out);
   return out;
 }
 
 /// Returning form of jdot_qd for link `link`'s frame.
 template <typename Model>
-Vector6<typename Model::Scalar> jdot_qd(const Model& model, const typename Model::Vector& q,
+FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
                                         const typename Model::Vector& qd, std::size_t link,
                                         ReferenceFrame rf = ReferenceFrame::world) {
   return jdot_qd(model, q, qd, link, Transform<typename Model::Scalar>::Identity(), rf);
