@@ -27,6 +27,7 @@
 #include "chaindyn/model/link.hpp"
 
 #include "chaindyn/algorithms/aba.hpp"
+#include "chaindyn/algorithms/aba_derivatives.hpp"
 #include "chaindyn/algorithms/coriolis.hpp"
 #include "chaindyn/algorithms/crba.hpp"
 #include "chaindyn/algorithms/energy.hpp"
@@ -39,6 +40,7 @@
 #include "chaindyn/algorithms/nonlinear_effects.hpp"
 #include "chaindyn/algorithms/regressor.hpp"
 #include "chaindyn/algorithms/rnea.hpp"
+#include "chaindyn/algorithms/rnea_derivatives.hpp"
 
 #include "chaindyn/simulation.hpp"
 
