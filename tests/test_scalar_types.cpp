@@ -110,6 +110,14 @@ TEST_CASE("automatic differentiation: d rnea / d qdd equals crba, d rnea / d q m
     DV out;
     for (int i = 0; i < n; ++i) out[i] = aqdd_out[i].value();
     REQUIRE(relative_error(out, qdd) < 1e-10);
+    // the O(n^3) route too, and its derivatives equal ABA's
+    const ADModel::Vector aqdd_crba = forward_dynamics_crba(am, aq, aqd, atau);
+    for (int i = 0; i < n; ++i) {
+      out[i] = aqdd_crba[i].value();
+      REQUIRE((aqdd_crba[i].derivatives() - aqdd_out[i].derivatives()).norm() <
+              1e-8 * std::max(1.0, aqdd_out[i].derivatives().norm()));
+    }
+    REQUIRE(relative_error(out, qdd) < 1e-10);
     REQUIRE(std::abs(kinetic_energy(am, aq, aqd).value() - kinetic_energy(dm, q, qd)) < 1e-12);
   }
 }

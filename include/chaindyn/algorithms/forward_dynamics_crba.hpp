@@ -15,12 +15,17 @@ namespace detail {
 template <typename Matrix>
 void cholesky_factor(const Matrix& m, Matrix& l) noexcept {
   using std::sqrt;
+  using Scalar = typename Matrix::Scalar;  // not auto: AutoDiffScalar's expressions differ in type
   const Eigen::Index n = m.rows();
   for (Eigen::Index i = 0; i < n; ++i) {
     for (Eigen::Index j = 0; j <= i; ++j) {
-      auto s = m(i, j);
+      Scalar s = m(i, j);
       for (Eigen::Index k = 0; k < j; ++k) s -= l(i, k) * l(j, k);
-      l(i, j) = i == j ? sqrt(s) : s / l(j, j);
+      if (i == j) {
+        l(i, j) = sqrt(s);
+      } else {
+        l(i, j) = s / l(j, j);
+      }
     }
   }
 }
