@@ -359,6 +359,25 @@ DHChain<Model> modified(
   return DHChain<Model>{Model(built.links, gravity), built.flange};
 }
 
+namespace detail {
+/// prod_i row_transform(a_i, alpha_i, d_i, theta_i) * tool with the joint coordinate added to
+/// theta (revolute rows) or d (prismatic rows).
+template <typename Scalar, std::size_t N, typename Derived, typename RowTransform>
+Transform<Scalar> dh_pose(const std::array<DHRow<Scalar>, N>& rows,
+                          const Eigen::MatrixBase<Derived>& q, const Transform<Scalar>& tool,
+                          RowTransform row_transform) {
+  static_assert(Derived::SizeAtCompileTime == int(N), "one coordinate per DH row");
+  Transform<Scalar> x = Transform<Scalar>::Identity();
+  for (std::size_t i = 0; i < N; ++i) {
+    const DHRow<Scalar>& r = rows[i];
+    const Scalar qi = q[Eigen::Index(i)];
+    x = x * (r.kind == JointKind::revolute ? row_transform(r.a, r.alpha, r.d, r.theta + qi)
+                                           : row_transform(r.a, r.alpha, r.d + qi, r.theta));
+  }
+  return x * tool;
+}
+}  // namespace detail
+
 /// The table's tool frame at q straight from the standard-DH product
 /// prod_i Rz(theta_i) Tz(d_i) Tx(a_i) Rx(alpha_i) * tool, no chain involved (pure kinematics,
 /// e.g. for a table without inertias).
@@ -366,15 +385,8 @@ template <typename Scalar, std::size_t N, typename Derived>
 Transform<Scalar> standard_pose(const std::array<DHRow<Scalar>, N>& rows,
                                 const Eigen::MatrixBase<Derived>& q,
                                 const Transform<Scalar>& tool = Transform<Scalar>::Identity()) {
-  static_assert(Derived::SizeAtCompileTime == int(N), "one coordinate per DH row");
-  Transform<Scalar> x = Transform<Scalar>::Identity();
-  for (std::size_t i = 0; i < N; ++i) {
-    const DHRow<Scalar>& r = rows[i];
-    const Scalar qi = q[Eigen::Index(i)];
-    x = x * (r.kind == JointKind::revolute ? standard_transform(r.a, r.alpha, r.d, r.theta + qi)
-                                           : standard_transform(r.a, r.alpha, r.d + qi, r.theta));
-  }
-  return x * tool;
+  return detail::dh_pose(rows, q, tool,
+                         [](const auto&... p) { return standard_transform(p...); });
 }
 
 /// The table's tool frame at q from the modified-DH product
@@ -383,15 +395,8 @@ template <typename Scalar, std::size_t N, typename Derived>
 Transform<Scalar> modified_pose(const std::array<DHRow<Scalar>, N>& rows,
                                 const Eigen::MatrixBase<Derived>& q,
                                 const Transform<Scalar>& tool = Transform<Scalar>::Identity()) {
-  static_assert(Derived::SizeAtCompileTime == int(N), "one coordinate per DH row");
-  Transform<Scalar> x = Transform<Scalar>::Identity();
-  for (std::size_t i = 0; i < N; ++i) {
-    const DHRow<Scalar>& r = rows[i];
-    const Scalar qi = q[Eigen::Index(i)];
-    x = x * (r.kind == JointKind::revolute ? modified_transform(r.a, r.alpha, r.d, r.theta + qi)
-                                           : modified_transform(r.a, r.alpha, r.d + qi, r.theta));
-  }
-  return x * tool;
+  return detail::dh_pose(rows, q, tool,
+                         [](const auto&... p) { return modified_transform(p...); });
 }
 
 }  // namespace dh
