@@ -566,7 +566,7 @@ TEST_CASE("urdf errors: missing mass or inertia, missing attributes, non-finite 
                      {"joint 'j1'", "velocity limit"});
 }
 
-TEST_CASE("urdf errors: unknown, floating and planar joint types; joint count and kind mismatches",
+TEST_CASE("urdf errors: unknown, floating and planar joint types, joint count and kind mismatches",
           "[urdf][errors]") {
   expect_parse_error([] { parse3(edited("type=\"prismatic\"", "type=\"floating\"")); }, 19,
                      {"joint 'j2'", "'floating' is not supported"});
@@ -642,7 +642,7 @@ TEST_CASE("urdf: load reads files and names them in errors", "[urdf][errors]") {
 
 // --- published URDFs -----------------------------------------------------------------------
 
-TEST_CASE("urdf: Drake's iiwa14 loads with its names, limits and damping; RevoluteZ and Revolute agree",
+TEST_CASE("urdf: Drake's iiwa14 loads with its names, limits and damping, and RevoluteZ and Revolute agree",
           "[urdf][published]") {
   const std::string path = data_dir + "/iiwa14_no_collision.urdf";
   const auto z = urdf::load<ChainN<double, 7, RevoluteZ>>(path);
@@ -661,7 +661,7 @@ TEST_CASE("urdf: Drake's iiwa14 loads with its names, limits and damping; Revolu
   expect_same_dynamics(z, r, test::kSeed + 510);
 }
 
-TEST_CASE("urdf: the Panda's fingers branch off the hand; to the hand, the hand's mass is merged into link 7",
+TEST_CASE("urdf: the Panda's fingers branch off the hand, and to the hand its mass is merged into link 7",
           "[urdf][published]") {
   const std::string path = data_dir + "/panda.urdf";
   using Panda = ChainN<double, 7, RevoluteZ>;
