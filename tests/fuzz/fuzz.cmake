@@ -39,13 +39,19 @@ if(CHAINDYN_FUZZ)
     set(work_corpus ${CMAKE_CURRENT_BINARY_DIR}/fuzz-corpus)
     set(artifacts ${CMAKE_CURRENT_BINARY_DIR}/fuzz-artifacts)
     file(MAKE_DIRECTORY ${work_corpus} ${artifacts})
+    # libFuzzer exits when a corpus directory does not exist: pass only those that do.
+    set(seed_dirs "")
+    foreach(dir ${fuzz_dir}/corpus ${fuzz_dir}/regressions ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf)
+      if(IS_DIRECTORY ${dir})
+        list(APPEND seed_dirs ${dir})
+      endif()
+    endforeach()
     add_test(NAME fuzz:urdf
       COMMAND chaindyn_fuzz_urdf
         -max_total_time=${CHAINDYN_FUZZ_SECONDS} -timeout=10 -rss_limit_mb=2048
         -max_len=16384 -print_final_stats=1 -detect_leaks=1
         -dict=${fuzz_dir}/urdf.dict -artifact_prefix=${artifacts}/
-        ${work_corpus} ${fuzz_dir}/corpus ${fuzz_dir}/regressions
-        ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf)
+        ${work_corpus} ${seed_dirs})
     set_tests_properties(fuzz:urdf PROPERTIES TIMEOUT 900)
     message(STATUS "chaindyn: URDF fuzz test enabled (${CHAINDYN_FUZZ_SECONDS} s)")
   endif()
