@@ -30,15 +30,22 @@ inline double uniform(std::mt19937& gen, double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(gen);
 }
 
+// The draws are sequenced one statement each: the evaluation order of function arguments is
+// unspecified (g++ and clang++ differ), and the random cases must be the same with both.
 inline Eigen::Matrix3d random_rotation(std::mt19937& gen) {
-  Eigen::Quaterniond qt(uniform(gen, -1, 1), uniform(gen, -1, 1), uniform(gen, -1, 1),
-                        uniform(gen, -1, 1));
+  const double w = uniform(gen, -1, 1);
+  const double x = uniform(gen, -1, 1);
+  const double y = uniform(gen, -1, 1);
+  const double z = uniform(gen, -1, 1);
+  Eigen::Quaterniond qt(w, x, y, z);
   if (qt.norm() < 1e-3) qt = Eigen::Quaterniond::Identity();
   return qt.normalized().toRotationMatrix();
 }
 
 inline Eigen::Vector3d random_vector(std::mt19937& gen, double lo, double hi) {
-  return Eigen::Vector3d(uniform(gen, lo, hi), uniform(gen, lo, hi), uniform(gen, lo, hi));
+  Eigen::Vector3d v;
+  for (int k = 0; k < 3; ++k) v[k] = uniform(gen, lo, hi);
+  return v;
 }
 
 /// A physically valid random link: random placement, mass in [0.5, 3] kg, centre of mass
@@ -46,13 +53,13 @@ inline Eigen::Vector3d random_vector(std::mt19937& gen, double lo, double hi) {
 /// With `joint_dynamics`, positive damping, Coulomb friction and armature.
 inline Link<double> random_link(std::mt19937& gen, bool joint_dynamics = false) {
   Link<double> l;
-  l.placement = Transform<double>(random_rotation(gen), random_vector(gen, -0.5, 0.5));
+  const Eigen::Matrix3d placement_rotation = random_rotation(gen);
+  l.placement = Transform<double>(placement_rotation, random_vector(gen, -0.5, 0.5));
   l.axis = random_vector(gen, -1, 1).normalized();
   l.mass = uniform(gen, 0.5, 3.0);
   l.com = random_vector(gen, -0.3, 0.3);
   // principal moments from a random positive second moment (always a valid body)
-  const Eigen::Vector3d s(uniform(gen, 0.01, 0.1), uniform(gen, 0.01, 0.1),
-                          uniform(gen, 0.01, 0.1));
+  const Eigen::Vector3d s = random_vector(gen, 0.01, 0.1);
   const Eigen::Vector3d moments(s.y() + s.z(), s.x() + s.z(), s.x() + s.y());
   const Eigen::Matrix3d r = random_rotation(gen);
   l.inertia = r * moments.asDiagonal() * r.transpose();
