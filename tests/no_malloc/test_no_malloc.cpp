@@ -19,11 +19,12 @@ struct EigenAssertion : std::runtime_error {
 #error "build this test with NDEBUG undefined: Eigen's malloc check is an assertion"
 #endif
 
-#include "support/chains.hpp"
 #include "support/test_support.hpp"
 
 #include <chaindyn/algorithms/coriolis.hpp>
+#include <chaindyn/algorithms/inverse_mass_matrix.hpp>
 #include <chaindyn/algorithms/jacobian.hpp>
+#include <chaindyn/algorithms/regressor.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -43,12 +44,21 @@ TEST_CASE("the allocation check is live in this build", "[no_malloc]") {
   REQUIRE_THROWS_AS(Eigen::VectorXd(100), EigenAssertion);
 }
 
+// The chain types of this file: every joint kind with fixed and run-time axes, both walks (fold
+// over Chain's types and ChainN's loop) and a long chain. Allocation does not depend on the
+// chain's length or order of joints, so test::MixedChains' ten types would only cost compile
+// time (this file is the test build's slowest after test_identities).
+using NoMallocChains = std::tuple<Chain<double, RevoluteZ, RevoluteY, PrismaticX>,
+                                  Chain<double, Revolute, PrismaticY, RevoluteX, Prismatic>,
+                                  ChainN<double, 7, Revolute>, ChainN<double, 12, RevoluteZ>>;
+
 TEMPLATE_LIST_TEST_CASE("in-place algorithms make no heap allocation", "[no_malloc]",
-                        test::MixedChains<double>) {
+                        NoMallocChains) {
   using Vector = typename TestType::Vector;
   std::mt19937 gen(test::kSeed);
   const TestType model(test::random_links<TestType>(gen, true));
   auto data = std::make_unique<Data<TestType>>();  // allocated before the check starts
+  auto y = std::make_unique<RegressorMatrix<TestType>>();
   const Vector q = test::random_state<Vector>(gen, 3.0), qd = test::random_state<Vector>(gen, 2.0),
                qdd = test::random_state<Vector>(gen, 2.0);
   LinkForces<TestType> f_ext;
@@ -67,16 +77,16 @@ TEMPLATE_LIST_TEST_CASE("in-place algorithms make no heap allocation", "[no_mall
   kinetic_energy(model, *data, q, qd);
   potential_energy(model, *data, q);
   REQUIRE(data->qdd.allFinite());
+  inverse_mass_matrix(model, *data, q);
+  regressor(model, *data, q, qd, qdd, *y);
+  REQUIRE(data->Minv.allFinite());
+  REQUIRE(y->allFinite());
 }
 
 // Kinematics, the Coriolis matrix and payloads (algorithms/jacobian.hpp, coriolis.hpp,
-// model/chain.hpp). Three chain types cover every joint kind, both walks (fold and loop) and a
-// long chain; all ten of MixedChains would cost ~40 s more compile time for no new code path.
-using KinematicsChains = std::tuple<Chain<double, Revolute, PrismaticY, RevoluteX, Prismatic>,
-                                    ChainN<double, 7, Revolute>, ChainN<double, 12, RevoluteZ>>;
-
+// model/chain.hpp).
 TEMPLATE_LIST_TEST_CASE("kinematics, Coriolis and payload updates make no heap allocation",
-                        "[no_malloc]", KinematicsChains) {
+                        "[no_malloc]", NoMallocChains) {
   using Vector = typename TestType::Vector;
   std::mt19937 gen(test::kSeed);
   TestType model(test::random_links<TestType>(gen, true));
