@@ -18,6 +18,9 @@
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
+using chaindyn::test::rot_x;
+using chaindyn::test::rot_y;
+using chaindyn::test::rot_z;
 
 namespace {
 
@@ -51,23 +54,8 @@ const double kRoundedRpy[7][3] = {{0, 0, 0},      {1.5708, 0, -3.14159}, {0, 0, 
                                   {1.5708, 0, 0}, {0, 0, -3.14159},      {1.5708, 0, -3.14159},
                                   {0, 0, 0}};
 
-Eigen::Matrix3d rot_x(double a) {
-  Eigen::Matrix3d r;
-  r << 1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a);
-  return r;
-}
-Eigen::Matrix3d rot_y(double a) {
-  Eigen::Matrix3d r;
-  r << std::cos(a), 0, std::sin(a), 0, 1, 0, -std::sin(a), 0, std::cos(a);
-  return r;
-}
-Eigen::Matrix3d rot_z(double a) {
-  Eigen::Matrix3d r;
-  r << std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a), 0, 0, 0, 1;
-  return r;
-}
 /// URDF/SDF rpy: R = Rz(yaw) Ry(pitch) Rx(roll).
-Eigen::Matrix3d rpy(const double a[3]) { return rot_z(a[2]) * rot_y(a[1]) * rot_x(a[0]); }
+Eigen::Matrix3d rpy(const double a[3]) { return test::rpy(a[0], a[1], a[2]); }
 
 Matrix4 homogeneous(const Eigen::Matrix3d& r, const Eigen::Vector3d& p) {
   Matrix4 t = Matrix4::Identity();

@@ -24,6 +24,10 @@
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
+using chaindyn::test::rot_x;
+using chaindyn::test::rot_y;
+using chaindyn::test::rot_z;
+using chaindyn::test::rpy;
 
 namespace {
 
@@ -36,24 +40,6 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-// Rotations written out from their definitions, independent of Transform::FromRPY.
-Eigen::Matrix3d rot_x(double a) {
-  Eigen::Matrix3d r;
-  r << 1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a);
-  return r;
-}
-Eigen::Matrix3d rot_y(double a) {
-  Eigen::Matrix3d r;
-  r << std::cos(a), 0, std::sin(a), 0, 1, 0, -std::sin(a), 0, std::cos(a);
-  return r;
-}
-Eigen::Matrix3d rot_z(double a) {
-  Eigen::Matrix3d r;
-  r << std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a), 0, 0, 0, 1;
-  return r;
-}
-/// URDF rpy: R = Rz(yaw) Ry(pitch) Rx(roll).
-Eigen::Matrix3d rpy(double r, double p, double y) { return rot_z(y) * rot_y(p) * rot_x(r); }
 
 Eigen::Matrix3d tensor(double ixx, double ixy, double ixz, double iyy, double iyz, double izz) {
   Eigen::Matrix3d i;

@@ -30,6 +30,27 @@ inline double uniform(std::mt19937& gen, double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(gen);
 }
 
+// Rotations written out from their definitions, independent of Transform::FromRPY.
+inline Eigen::Matrix3d rot_x(double a) {
+  Eigen::Matrix3d r;
+  r << 1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a);
+  return r;
+}
+inline Eigen::Matrix3d rot_y(double a) {
+  Eigen::Matrix3d r;
+  r << std::cos(a), 0, std::sin(a), 0, 1, 0, -std::sin(a), 0, std::cos(a);
+  return r;
+}
+inline Eigen::Matrix3d rot_z(double a) {
+  Eigen::Matrix3d r;
+  r << std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a), 0, 0, 0, 1;
+  return r;
+}
+/// URDF/SDF rpy: R = Rz(yaw) Ry(pitch) Rx(roll).
+inline Eigen::Matrix3d rpy(double roll, double pitch, double yaw) {
+  return rot_z(yaw) * rot_y(pitch) * rot_x(roll);
+}
+
 // The draws are sequenced one statement each: the evaluation order of function arguments is
 // unspecified (g++ and clang++ differ), and the random cases must be the same with both.
 inline Eigen::Matrix3d random_rotation(std::mt19937& gen) {
