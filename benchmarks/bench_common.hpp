@@ -1,9 +1,11 @@
-// What every chaindyn benchmark shares: a model with a reused heap-allocated Data and 256
-// precomputed random states, the six algorithms as call wrappers, and the benchmark loop.
+// What every chaindyn benchmark shares: a model with a reused heap-allocated Data (and Jacobian)
+// and 256 precomputed random states, the six dynamics algorithms and the flange Jacobian as call
+// wrappers, and the benchmark loop.
 //
 // Each timed call reads the next precomputed state (so nothing can be hoisted out of the loop)
-// and writes into a Data whose address has escaped to the compiler (benchmark::DoNotOptimize);
-// benchmark::ClobberMemory after each call forces its results to be stored.
+// and writes into a Data (or Jacobian) whose address has escaped to the compiler
+// (benchmark::DoNotOptimize); benchmark::ClobberMemory after each call forces its results to be
+// stored.
 #pragma once
 
 #include "support/test_support.hpp"
@@ -23,14 +25,24 @@ namespace chaindyn::bench {
 /// States per model, cycled through by the benchmark loop (a power of two).
 inline constexpr std::size_t kStates = 256;
 
-/// A model, its workspace and kStates random states. Data<ChainN<double, 128, ...>> holds
-/// 128 x 128 matrices: it lives on the heap.
+/// A model, its workspace, a Jacobian to write into, the flange (a frame fixed on the last link,
+/// whose Jacobian FlangeJacobian computes) and kStates random states.
+/// Data<ChainN<double, 128, ...>> holds 128 x 128 matrices: it lives on the heap.
 template <typename Model>
 struct Fixture {
   using Vector = typename Model::Vector;
+  using Pose = Transform<typename Model::Scalar>;
 
+  /// The flange is the last link's frame.
   explicit Fixture(Model m, std::uint32_t seed = test::kSeed)
-      : model(std::make_unique<const Model>(std::move(m))), data(std::make_unique<Data<Model>>()) {
+      : Fixture(std::move(m), Pose::Identity(), seed) {}
+
+  /// flange_in_last_link: the flange's pose in the last link's frame (e.g. robots::panda_flange()).
+  Fixture(Model m, const Pose& flange_in_last_link, std::uint32_t seed = test::kSeed)
+      : model(std::make_unique<const Model>(std::move(m))),
+        data(std::make_unique<Data<Model>>()),
+        jacobian(std::make_unique<FrameJacobian<Model>>(FrameJacobian<Model>::Zero())),
+        flange(flange_in_last_link) {
     std::mt19937 gen(seed);
     for (std::size_t k = 0; k < kStates; ++k) {
       q.push_back(test::random_state<Vector>(gen, 3.1));
@@ -42,6 +54,8 @@ struct Fixture {
 
   std::unique_ptr<const Model> model;
   std::unique_ptr<Data<Model>> data;
+  std::unique_ptr<FrameJacobian<Model>> jacobian;
+  Pose flange;
   std::vector<Vector> q, qd, qdd, tau;
 };
 
@@ -92,11 +106,23 @@ struct GravityTorques {
   }
 };
 
+/// The world-frame geometric Jacobian of the flange (6 x n, rows [angular; linear]), in place
+/// (jacobian.hpp: forward kinematics of every link, then one column per joint).
+struct FlangeJacobian {
+  template <typename Model>
+  static void run(const Fixture<Model>& f, std::size_t k) {
+    jacobian(*f.model, *f.data, f.q[k], std::size_t(Model::nq - 1), f.flange,
+             ReferenceFrame::world, *f.jacobian);
+  }
+};
+
 /// The timed loop: one call per iteration on the next state, results forced to memory.
 template <typename Algorithm, typename Model>
 void time_calls(benchmark::State& state, const Fixture<Model>& f) {
   Data<Model>* data = f.data.get();
+  FrameJacobian<Model>* J = f.jacobian.get();
   benchmark::DoNotOptimize(data);
+  benchmark::DoNotOptimize(J);
   std::size_t k = 0;
   for (auto _ : state) {
     Algorithm::run(f, k);
@@ -109,7 +135,8 @@ void time_calls(benchmark::State& state, const Fixture<Model>& f) {
 
 namespace chaindyn::bench {
 
-/// The algorithms by name, in the order they are reported.
+/// The six dynamics algorithms by name, in the order they are reported (the sweeps time these;
+/// bench_dynamics.cpp adds FlangeJacobian, "jacobian", for the fixed models).
 template <typename F>
 void for_each_algorithm(F&& f) {
   f(Rnea{}, "rnea");

@@ -12,6 +12,9 @@ from collections import OrderedDict
 
 ALGORITHMS = ["rnea", "crba", "aba", "forward_dynamics_crba", "nonlinear_effects",
               "gravity_torques"]
+# The fixed models of bench_dynamics (name prefix, column title); they also time "jacobian".
+MODELS = [("two_link", "two-link"), ("iiwa", "iiwa"), ("ur5", "UR5"), ("panda", "Panda")]
+FIXED_ALGORITHMS = ALGORITHMS + ["jacobian"]
 
 
 def medians(path):
@@ -39,12 +42,18 @@ def main(args):
         runs[label] = [medians(f) for f in files]
     labels = list(runs)
 
+    # Only the models some run has (older JSON files have two_link and iiwa only).
+    models = [(m, title) for m, title in MODELS
+              if any(k.startswith(m + "/") for l in labels for k in runs[l][0][1])]
     print("### Fixed models: median ns per call\n")
-    print("| algorithm | " + " | ".join(f"{m} {l}" for m in ("two-link", "iiwa") for l in labels) + " |")
-    print("|---|" + "---:|" * (2 * len(labels)))
-    for a in ALGORITHMS:
-        cells = [f"{runs[l][0][1].get(f'{m}/{a}', float('nan')):.1f}"
-                 for m in ("two_link", "iiwa") for l in labels]
+    print("| algorithm | " + " | ".join(f"{title} {l}" for _, title in models for l in labels)
+          + " |")
+    print("|---|" + "---:|" * (len(models) * len(labels)))
+    for a in FIXED_ALGORITHMS:
+        values = [runs[l][0][1].get(f"{m}/{a}") for m, _ in models for l in labels]
+        if all(v is None for v in values):
+            continue
+        cells = ["" if v is None else f"{v:.1f}" for v in values]
         print(f"| {a} | " + " | ".join(cells) + " |")
 
     for joint in ("RevoluteZ", "Revolute"):
