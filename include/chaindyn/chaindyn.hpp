@@ -6,7 +6,9 @@
 /// rnea (tau from qdd), crba (M), aba (qdd from tau), nonlinear_effects (C qd + g),
 /// gravity_torques (g), coriolis_matrix (C), christoffel_symbols, forward_dynamics_crba (the
 /// O(n^3) reference), forward_kinematics, frame_pose, jacobian, jdot_qd,
-/// joint_torques_from_wrench, kinetic_energy, potential_energy; simulate() and trajectories;
+/// joint_torques_from_wrench, kinetic_energy, potential_energy; regressor, link_regressor,
+/// inertial_parameters, inverse_mass_matrix, PayloadIdentification (least-squares payload from
+/// measured torques); simulate() and trajectories;
 /// the Lagrangian closed forms in chaindyn::closed_form; DH builders in chaindyn::dh; built-in
 /// robots in chaindyn::robots. The URDF parser is separate: chaindyn/urdf.hpp (needs tinyxml2).
 /// Conventions: docs/conventions.md.
@@ -38,6 +40,7 @@
 #include "chaindyn/algorithms/inverse_mass_matrix.hpp"
 #include "chaindyn/algorithms/jacobian.hpp"
 #include "chaindyn/algorithms/nonlinear_effects.hpp"
+#include "chaindyn/algorithms/payload_identification.hpp"
 #include "chaindyn/algorithms/regressor.hpp"
 #include "chaindyn/algorithms/rnea.hpp"
 #include "chaindyn/algorithms/rnea_derivatives.hpp"

@@ -21,6 +21,19 @@ template <typename Model>
 using InertialParameters = Eigen::Matrix<typename Model::Scalar,
                                          kInertialParametersPerLink * Model::nq, 1>;
 
+/// Number of joint-dynamics parameters per joint (damping, Coulomb friction, armature).
+inline constexpr int kJointDynamicsParametersPerJoint = 3;
+/// The N x 13N regressor with joint-dynamics columns (regressor_with_joint_dynamics).
+template <typename Model>
+using RegressorWithJointDynamicsMatrix =
+    Eigen::Matrix<typename Model::Scalar, Model::nq,
+                  (kInertialParametersPerLink + kJointDynamicsParametersPerJoint) * Model::nq>;
+/// The 13N vector [inertial parameters; damping; Coulomb friction; armature].
+template <typename Model>
+using ParametersWithJointDynamics =
+    Eigen::Matrix<typename Model::Scalar,
+                  (kInertialParametersPerLink + kJointDynamicsParametersPerJoint) * Model::nq, 1>;
+
 namespace detail {
 
 /// The spatial inertia with parameter p (0..9, the order of inertial_parameters) set to 1 and
@@ -64,11 +77,36 @@ InertialParameters<Model> inertial_parameters(const Model& model) {
   return pi;
 }
 
+namespace detail {
+
+/// The 10 regressor columns of link k into Y's columns col0 .. col0 + 9 (rows of joints after k
+/// are left alone: they are zero), from the velocities and accelerations in data.v, data.a:
+///     Y(i, col0 + p) = S_i^T X^*_{i<-k} (I^p a_k + v_k x* I^p v_k),   i <= k.
+template <typename Model, typename Out>
+void link_regressor_columns(const Model& model, const DataFor<Model>& data, const std::size_t k,
+                            const Eigen::Index col0, Out& Y) noexcept {
+  using Scalar = typename Model::Scalar;
+  const Motion<Scalar>& v = data.v[k];
+  const Motion<Scalar>& a = data.a[k];
+  for (int p = 0; p < kInertialParametersPerLink; ++p) {
+    const Inertia<Scalar> unit = unit_inertia<Scalar>(p);
+    Force<Scalar> f = unit * a + cross(v, unit * v);
+    // carry f from link k to the base, projecting on each joint on the way
+    model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+      if (i > k) return;
+      if (i < k) f = data.liMi[i + 1].act(f);
+      Y(Eigen::Index(i), col0 + p) = joint.project(f);
+    });
+  }
+}
+
+}  // namespace detail
+
 /// Fills Y with the regressor of the rigid-body part of rnea:
 ///     Y(q, qd, qdd) * inertial_parameters(model) = rnea(model, q, qd, qdd)
 ///                                                  - damping qd - friction sign(qd) - armature qdd
 /// (gravity included; joint dynamics are not inertial parameters and stay out of Y: add them
-/// to Y pi, or identify them with extra columns of your own). Y depends on the kinematics
+/// to Y pi, or use regressor_with_joint_dynamics, which appends their columns). Y depends on the kinematics
 /// (placements, axes, gravity) and the state only, never on the model's inertias.
 ///
 /// Method: link k's body force f_k = I_k a_k + v_k x* I_k v_k (RBDA eq. 5.9) is linear in
@@ -80,26 +118,75 @@ template <typename Model>
 void regressor(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
                const typename Model::Vector& qd, const typename Model::Vector& qdd,
                RegressorMatrix<Model>& Y) noexcept {
-  using Scalar = typename Model::Scalar;
-  constexpr int np = kInertialParametersPerLink;
   // Velocities and accelerations (with -gravity at the base): the RNEA's forward pass.
   detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
   Y.setZero();
   for (std::size_t k = 0; k < std::size_t(Model::nq); ++k) {
-    const Motion<Scalar>& v = data.v[k];
-    const Motion<Scalar>& a = data.a[k];
-    for (int p = 0; p < np; ++p) {
-      const Inertia<Scalar> unit = detail::unit_inertia<Scalar>(p);
-      Force<Scalar> f = unit * a + cross(v, unit * v);
-      const Eigen::Index col = Eigen::Index(np * k) + p;
-      // carry f from link k to the base, projecting on each joint on the way
-      model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-        if (i > k) return;
-        if (i < k) f = data.liMi[i + 1].act(f);
-        Y(Eigen::Index(i), col) = joint.project(f);
-      });
-    }
+    detail::link_regressor_columns(model, data, k,
+                                   Eigen::Index(kInertialParametersPerLink * k), Y);
   }
+}
+
+/// The N x 10 regressor of link k alone: regressor's columns 10 k .. 10 k + 9, so that
+/// Y_k * (link k's 10 parameters) is the torque link k's inertia causes (rows i > k are zero).
+/// The torque a payload on link k adds is Y_k times the payload's parameters (about link k's
+/// origin, the order of inertial_parameters). O(10 n). No allocation.
+template <typename Model>
+void link_regressor(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+                    const typename Model::Vector& qd, const typename Model::Vector& qdd,
+                    std::size_t k,
+                    Eigen::Matrix<typename Model::Scalar, Model::nq, kInertialParametersPerLink>& Yk)
+    noexcept {
+  detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
+  Yk.setZero();
+  detail::link_regressor_columns(model, data, k, 0, Yk);
+}
+
+/// The parameters of regressor_with_joint_dynamics: inertial_parameters(model) (10 N), then
+/// the joints' viscous damping (N), Coulomb friction (N) and armature (N), in joint order.
+template <typename Model>
+ParametersWithJointDynamics<Model> parameters_with_joint_dynamics(const Model& model) {
+  ParametersWithJointDynamics<Model> out;
+  out << inertial_parameters(model), model.damping(), model.friction(), model.armature();
+  return out;
+}
+
+/// The regressor of all of rnea, joint dynamics included:
+///     Y(q, qd, qdd) * parameters_with_joint_dynamics(model) = rnea(model, q, qd, qdd).
+/// Columns 0 .. 10N-1 are regressor's; then one column per joint and quantity, non-zero only in
+/// the joint's own row, the terms of joint_friction and the armature torque:
+///     Y(i, 10N + i) = qd_i  (damping),  Y(i, 11N + i) = sign(qd_i)  (Coulomb friction),
+///     Y(i, 12N + i) = qdd_i  (armature: rotor inertia reflected through the gear ratio).
+/// sign(0) = 0, as in rnea (no stiction). O(10 n^2). No allocation.
+template <typename Model>
+void regressor_with_joint_dynamics(const Model& model, DataFor<Model>& data,
+                                   const typename Model::Vector& q,
+                                   const typename Model::Vector& qd,
+                                   const typename Model::Vector& qdd,
+                                   RegressorWithJointDynamicsMatrix<Model>& Y) noexcept {
+  constexpr Eigen::Index n = Model::nq, ni = kInertialParametersPerLink * n;
+  detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
+  Y.setZero();
+  for (std::size_t k = 0; k < std::size_t(n); ++k) {
+    detail::link_regressor_columns(model, data, k,
+                                   Eigen::Index(kInertialParametersPerLink * k), Y);
+  }
+  for (Eigen::Index i = 0; i < n; ++i) {
+    Y(i, ni + i) = qd[i];
+    Y(i, ni + n + i) = detail::sign(qd[i]);
+    Y(i, ni + 2 * n + i) = qdd[i];
+  }
+}
+
+/// Returning form of regressor_with_joint_dynamics.
+template <typename Model>
+RegressorWithJointDynamicsMatrix<Model> regressor_with_joint_dynamics(
+    const Model& model, const typename Model::Vector& q, const typename Model::Vector& qd,
+    const typename Model::Vector& qdd) {
+  Data<Model> data;
+  RegressorWithJointDynamicsMatrix<Model> Y;
+  regressor_with_joint_dynamics(model, data, q, qd, qdd, Y);
+  return Y;
 }
 
 /// Returning form of regressor.
