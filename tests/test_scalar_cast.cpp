@@ -2,8 +2,9 @@
 // (links, gravity, payloads), round trips through long double exactly, and the cast models'
 // rnea / crba / aba agree with double for float, long double and an AutoDiffScalar
 // (test_scalar_types.cpp covers float and AutoDiff on models built from links by hand).
-// AutoDiffScalar<VectorXd> (dynamic size) is not used: the model's constants carry empty
-// derivative vectors and Eigen asserts on the size mismatch inside nested expressions.
+// AutoDiffScalar<VectorXd> (dynamic size) is tested with rnea only: the model's constants carry
+// empty derivative vectors, and crba / aba still sum unevaluated products of mismatched sizes
+// (Eigen asserts; docs/identification.md).
 #include "support/test_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -166,5 +167,47 @@ TEST_CASE("a chain cast to AutoDiffScalar gives rnea's value and d rnea / d qdd 
     CHECK(relative_error(jac, crba(lm, q)) < 1e-13);
     // and back: the values survive, the derivatives are dropped
     REQUIRE(links_identical(am.cast<double>(), lm));
+  }
+}
+
+TEST_CASE("rnea of a chain cast to AutoDiffScalar with a dynamic derivative vector gives d tau / d "
+          "qdd equal to crba and d tau / d q equal to finite differences",
+          "[scalar][cast][autodiff]") {
+  // Model constants carry empty derivative vectors; rnea's expressions keep them coherent
+  // (crba and aba do not yet: docs/identification.md).
+  using AD = Eigen::AutoDiffScalar<Eigen::VectorXd>;
+  using V = Long::Vector;
+  std::mt19937 gen(test::kSeed + 704);
+  for (int trial = 0; trial < 3; ++trial) {
+    const Long lm = decorated<Long>(gen);  // joint dynamics and a payload
+    const auto am = lm.cast<AD>();
+    using AV = decltype(am)::Vector;
+    const V q = test::random_state<V>(gen, 3.0), qd = test::random_state<V>(gen, 2.0),
+            qdd = test::random_state<V>(gen, 2.0);
+    AV aq, aqd, aqdd;
+    for (int i = 0; i < 7; ++i) {  // derivatives: 0..6 with respect to q, 7..13 to qdd
+      aq[i] = AD(q[i], 14, i);
+      aqd[i] = AD(qd[i], Eigen::VectorXd::Zero(14));
+      aqdd[i] = AD(qdd[i], 14, 7 + i);
+    }
+    const AV tau = rnea(am, aq, aqd, aqdd);
+    V value;
+    Long::Matrix dq, dqdd, fd;
+    for (int i = 0; i < 7; ++i) {
+      value[i] = tau[i].value();
+      REQUIRE(tau[i].derivatives().size() == 14);
+      dq.row(i) = tau[i].derivatives().head<7>().transpose();
+      dqdd.row(i) = tau[i].derivatives().tail<7>().transpose();
+    }
+    const double h = 1e-6;
+    for (int j = 0; j < 7; ++j) {
+      V qp = q, qm = q;
+      qp[j] += h;
+      qm[j] -= h;
+      fd.col(j) = (rnea(lm, qp, qd, qdd) - rnea(lm, qm, qd, qdd)) / (2 * h);
+    }
+    CHECK(relative_error(value, rnea(lm, q, qd, qdd)) < 1e-14);
+    CHECK(relative_error(dqdd, crba(lm, q)) < 1e-13);
+    CHECK(relative_error(dq, fd) < 1e-6);
   }
 }

@@ -12,8 +12,14 @@ namespace chaindyn {
 template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE typename Model::Scalar joint_friction(const Model& model, std::size_t i,
                                       const typename Model::Scalar& qd) noexcept {
+  using Scalar = typename Model::Scalar;
   const auto k = Eigen::Index(i);
-  return model.damping()[k] * qd + model.friction()[k] * detail::sign(qd);
+  // Two named products, then their sum: for AutoDiffScalar<VectorXd> a sum of two unevaluated
+  // products whose derivative vectors differ in size (a model constant's is empty) fails
+  // Eigen's size assertion, while the sum of two evaluated scalars resizes the empty one.
+  const Scalar viscous = model.damping()[k] * qd;
+  const Scalar coulomb = model.friction()[k] * detail::sign(qd);
+  return viscous + coulomb;
 }
 
 /// The vector of joint friction torques (see joint_friction).
