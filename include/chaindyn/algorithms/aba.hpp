@@ -1,7 +1,16 @@
 /// @file
 /// Forward dynamics by the Articulated Body Algorithm, O(n) (RBDA Table 7.1).
+///
+/// The algorithm runs in base coordinates, about the base origin (RBDA sec. 7.3 notes that ABA
+/// may use any coordinates; Pinocchio's ABA does the same): the articulated inertia a link
+/// passes to its parent is then added as it is, where link coordinates need the congruence
+/// X^T Ia X, the most expensive step of the link-coordinate form (~200 multiplications per
+/// joint). Each link's rigid inertia is turned into base coordinates once instead, and the
+/// joint's motion subspace S_i moves with its link, so the velocity-product acceleration is
+/// d/dt(oS_i) qd_i = ov_i x oS_i qd_i (RBDA eq. 2.? for the derivative of a moving motion vector).
 #pragma once
 
+#include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/model/data.hpp"
 
@@ -14,54 +23,57 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
               const typename Model::Vector& qd, const typename Model::Vector& tau,
               const LinkForces<Model>* f_ext) noexcept {
   using Scalar = typename Model::Scalar;
-  // Pass 1, base to tip: velocities, velocity-product accelerations, bias forces.
+  // Pass 1, base to tip: poses, motion subspaces, velocities, velocity-product accelerations,
+  // rigid inertias and bias forces, all in base coordinates.
+  joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    const Transform<Scalar>& x = data.liMi[i] = joint.pose(model.placement(i), q[k]);
-    Motion<Scalar>& v = data.v[i];
-    // v_i = Xup_i v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i
-    v = i == 0 ? joint.motion(qd[k]) : x.act_inv(data.v[i - 1]) + joint.motion(qd[k]);
-    data.c[i] = joint.cross_motion(v, qd[k]);
+    const Transform<Scalar>& x = data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
+    const Motion<Scalar>& s = data.oS[i] = joint.subspace_in(x);
+    // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA eq. (7.1-2)
+    Motion<Scalar>& v = data.ov[i];
+    v = i == 0 ? s * qd[k] : data.ov[i - 1] + s * qd[k];
+    data.oc[i] = cross(v, s) * qd[k];
     // IA_i = I_i;  pA_i = v_i x* I_i v_i - f_ext_i
-    const Inertia<Scalar>& inertia = model.inertia(i);
-    data.IA[i] = ArticulatedInertia<Scalar>(inertia);
-    data.pA[i] = cross(v, inertia * v);
-    if (f_ext) data.pA[i] -= (*f_ext)[i];
+    const Inertia<Scalar> inertia = model.inertia(i).transformed_by(x);
+    data.oIA[i] = ArticulatedInertia<Scalar>(inertia);
+    data.opA[i] = cross(v, inertia * v);
+    if (f_ext) data.opA[i] -= x.act((*f_ext)[i]);
   });
   // Pass 2, tip to base: articulated inertias and bias forces.
-  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.for_each_joint_reverse([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
     // U_i = IA_i S_i;  D_i = S_i^T U_i (+ armature);  u_i = tau_i - S_i^T pA_i (- friction)
-    data.U[i] = joint.column(data.IA[i]);
-    data.D[k] = joint.project(data.U[i]) + model.armature()[k];
-    data.u[k] = tau[k] - joint_friction(model, i, qd[k]) - joint.project(data.pA[i]);
+    const Force<Scalar>& u_force = data.oU[i] = data.oIA[i] * s;
+    data.D[k] = dot(s, u_force) + model.armature()[k];
+    data.u[k] = tau[k] - joint_friction(model, i, qd[k]) - dot(s, data.opA[i]);
     if (i > 0) {
       // Ia = IA_i - U_i U_i^T / D_i;  pa = pA_i + Ia c_i + U_i u_i / D_i
-      // IA_p(i) += Xup_i^T Ia Xup_i;  pA_p(i) += Xup_i^T pa
+      // IA_p(i) += Ia;  pA_p(i) += pa  (one set of coordinates: no transform)
       const Scalar inv_d = Scalar(1) / data.D[k];
-      ArticulatedInertia<Scalar> ia = data.IA[i];
-      ia.subtract_outer(data.U[i], inv_d);
-      const Force<Scalar> pa = data.pA[i] + ia * data.c[i] + (data.u[k] * inv_d) * data.U[i];
-      data.IA[i - 1] += ia.transformed_by(data.liMi[i]);
-      data.pA[i - 1] += data.liMi[i].act(pa);
+      ArticulatedInertia<Scalar>& ia = data.oIA[i];
+      ia.subtract_outer(u_force, inv_d);
+      data.oIA[i - 1] += ia;
+      data.opA[i - 1] += data.opA[i] + ia * data.oc[i] + (data.u[k] * inv_d) * u_force;
     }
   });
   // Pass 3, base to tip: accelerations.
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    // a'_i = Xup_i a_p(i) + c_i, a_0 = -gravity;  qdd_i = (u_i - U_i^T a'_i) / D_i;
-    // a_i = a'_i + S_i qdd_i
-    Motion<Scalar>& a = data.a[i];
-    a = data.liMi[i].act_inv(i == 0 ? model.base_acceleration() : data.a[i - 1]) + data.c[i];
-    data.qdd[k] = (data.u[k] - dot(a, data.U[i])) / data.D[k];
-    a += joint.motion(data.qdd[k]);
+    // a'_i = a_p(i) + c_i, a_0 = -gravity;  qdd_i = (u_i - U_i^T a'_i) / D_i;  a_i = a'_i + S_i qdd_i
+    Motion<Scalar>& a = data.oa[i];
+    a = (i == 0 ? model.base_acceleration() : data.oa[i - 1]) + data.oc[i];
+    data.qdd[k] = (data.u[k] - dot(a, data.oU[i])) / data.D[k];
+    a += data.oS[i] * data.qdd[k];
   });
 }
 
 }  // namespace detail
 
 /// Forward dynamics qdd = M^-1 (tau - C qd - g - friction), O(n), with armature. Fills
-/// data.qdd (and data.liMi, v, a, c, IA, pA, U, D, u).
+/// data.qdd, and in base coordinates data.oMi, oS, ov, oa, oc, oIA, opA, oU (and data.liMi,
+/// D, u).
 template <typename Model>
 void aba(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
          const typename Model::Vector& qd, const typename Model::Vector& tau) noexcept {

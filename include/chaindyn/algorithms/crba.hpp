@@ -2,6 +2,7 @@
 /// The joint-space mass matrix by the Composite Rigid Body Algorithm (RBDA Table 6.2).
 #pragma once
 
+#include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/model/data.hpp"
 
 namespace chaindyn {
@@ -11,8 +12,8 @@ namespace chaindyn {
 template <typename Model>
 void crba(const Model& model, DataFor<Model>& data, const typename Model::Vector& q) noexcept {
   using Scalar = typename Model::Scalar;
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-    data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)]);
+  detail::joint_poses(model, data, q);
+  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.Ic[i] = model.inertia(i);  // I^c_i = I_i                              RBDA Table 6.2
   });
   model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {

@@ -3,16 +3,35 @@
 #pragma once
 
 #include "chaindyn/model/data.hpp"
+#include "chaindyn/spatial/sincos.hpp"
 
 namespace chaindyn {
+
+namespace detail {
+
+/// data.liMi[i] = placement_i * J_i(q_i) for every joint, with the sines and cosines of all
+/// joint coordinates computed first in one batch (spatial/sincos.hpp). The first step of every
+/// algorithm that depends on q.
+template <typename Model>
+inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, DataFor<Model>& data,
+                                        const typename Model::Vector& q) noexcept {
+  using Scalar = typename Model::Scalar;
+  std::array<Scalar, std::size_t(Model::nq)> s, c;
+  sincos(q.data(), s.data(), c.data(), Model::nq);
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)], s[i], c[i]);
+  });
+}
+
+}  // namespace detail
 
 /// Fills data.liMi (pose of link i in its parent: placement_i * J_i(q_i)) and data.oMi (pose
 /// of link i in the base frame: oMi[i] = oMi[i-1] * liMi[i]).
 template <typename Model>
 void forward_kinematics(const Model& model, DataFor<Model>& data,
                         const typename Model::Vector& q) noexcept {
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-    data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)]);
+  detail::joint_poses(model, data, q);
+  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
   });
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "chaindyn/algorithms/friction.hpp"
+#include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/model/data.hpp"
 
 namespace chaindyn {
@@ -17,9 +18,10 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
                const LinkForces<Model>* f_ext) noexcept {
   using Scalar = typename Model::Scalar;
   // Forward pass: base to tip.
+  joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    const Transform<Scalar>& x = data.liMi[i] = joint.pose(model.placement(i), q[k]);
+    const Transform<Scalar>& x = data.liMi[i];
     Motion<Scalar>& v = data.v[i];
     Motion<Scalar>& a = data.a[i];
     // a_i = Xup_i a_p(i) + S_i qdd_i + v_i x S_i qd_i,  a_0 = -gravity       RBDA eq. (5.7)

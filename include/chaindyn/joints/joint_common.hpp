@@ -4,6 +4,7 @@
 
 #include "chaindyn/model/error.hpp"
 #include "chaindyn/spatial/inertia.hpp"
+#include "chaindyn/spatial/sincos.hpp"
 
 #include <cmath>
 #include <optional>

@@ -28,6 +28,10 @@ struct PrismaticFixedModel {
     return Transform<Scalar>(placement.rotation,
                              placement.translation + placement.rotation.col(K) * q);
   }
+  CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q,
+                                                const Scalar& /*s*/, const Scalar& /*c*/) const noexcept {
+    return pose(placement, q);
+  }
   CHAINDYN_ALWAYS_INLINE Motion<Scalar> motion(const Scalar& qd) const noexcept {
     Motion<Scalar> m;
     m.linear[K] = qd;
@@ -36,6 +40,10 @@ struct PrismaticFixedModel {
   /// v x (0; qd e_K) = (0; w x qd e_K).
   CHAINDYN_ALWAYS_INLINE Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
     return Motion<Scalar>(Vector3<Scalar>::Zero(), cross_axis<K>(v.angular, qd));
+  }
+  /// x.act(S) = (0; R e_K).
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> subspace_in(const Transform<Scalar>& x) const noexcept {
+    return Motion<Scalar>(Vector3<Scalar>::Zero(), x.rotation.col(K));
   }
   CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return f.linear[K]; }
   /// I S = (h x e_K; m e_K).
@@ -66,11 +74,18 @@ struct PrismaticAxisModel {
     return Transform<Scalar>(placement.rotation,
                              placement.translation + placement.rotation * (a * q));
   }
+  CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q,
+                                                const Scalar& /*s*/, const Scalar& /*c*/) const noexcept {
+    return pose(placement, q);
+  }
   CHAINDYN_ALWAYS_INLINE Motion<Scalar> motion(const Scalar& qd) const noexcept {
     return Motion<Scalar>(Vector3<Scalar>::Zero(), a * qd);
   }
   CHAINDYN_ALWAYS_INLINE Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
     return Motion<Scalar>(Vector3<Scalar>::Zero(), detail::cross3(v.angular, Vector3<Scalar>(a * qd)));
+  }
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> subspace_in(const Transform<Scalar>& x) const noexcept {
+    return Motion<Scalar>(Vector3<Scalar>::Zero(), mul(x.rotation, a));
   }
   CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return a.dot(f.linear); }
   CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {

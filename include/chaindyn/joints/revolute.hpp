@@ -4,8 +4,10 @@
 /// A joint type is a tag that names the joint in a Chain; the chain stores, for scalar S,
 /// `Joint::model<S>`, the object the algorithms call. Every joint model offers:
 ///   pose(placement, q)     placement * J(q): the link frame's pose in the parent link frame
+///   pose(placement, q, s, c)  the same given s = sin q, c = cos q (unused by prismatic joints)
 ///   motion(qd)             S qd, the joint velocity (S: motion subspace, RBDA sec. 4.4)
 ///   cross_motion(v, qd)    v x (S qd), the velocity-product acceleration of RBDA eq. (5.7)
+///   subspace_in(x)         x.act(S): S in the coordinates x maps into (e.g. the base frame)
 ///   project(f)             S^T f, the generalized force of a spatial force
 ///   column(I)              I S for a rigid-body or articulated inertia
 /// S is constant in the joint frame for both kinds (no c_J term, RBDA Table 4.1).
@@ -33,12 +35,15 @@ struct RevoluteFixedModel {
 
   /// placement * Rot_K(q): two columns of the placement rotation mix, the third is kept.
   CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
-    using std::cos;
-    using std::sin;
+    Scalar s, c;
+    sincos_library(q, s, c);
+    return pose(placement, q, s, c);
+  }
+  /// The same with s = sin(q), c = cos(q) given (the algorithms compute them in one batch).
+  CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& /*q*/,
+                                                const Scalar& s, const Scalar& c) const noexcept {
     constexpr int i = (K + 1) % 3;
     constexpr int j = (K + 2) % 3;
-    const Scalar c = cos(q);
-    const Scalar s = sin(q);
     Transform<Scalar> out;
     const Matrix3<Scalar>& r = placement.rotation;
     out.rotation.col(K) = r.col(K);
@@ -54,6 +59,11 @@ struct RevoluteFixedModel {
   }
   CHAINDYN_ALWAYS_INLINE Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
     return Motion<Scalar>(cross_axis<K>(v.angular, qd), cross_axis<K>(v.linear, qd));
+  }
+  /// x.act(S): the motion subspace column in another frame, (R e_K; p x R e_K).
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> subspace_in(const Transform<Scalar>& x) const noexcept {
+    const Vector3<Scalar> w = x.rotation.col(K);
+    return Motion<Scalar>(w, cross3(x.translation, w));
   }
   CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return f.angular[K]; }
   /// I S = (I_O e_K; e_K x h).
@@ -81,10 +91,13 @@ struct RevoluteAxisModel {
 
   /// placement * Rot(a, q), Rot by Rodrigues' formula c 1 + s [a]x + (1 - c) a a^T.
   CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& q) const noexcept {
-    using std::cos;
-    using std::sin;
-    const Scalar c = cos(q);
-    const Scalar s = sin(q);
+    Scalar s, c;
+    sincos_library(q, s, c);
+    return pose(placement, q, s, c);
+  }
+  /// The same with s = sin(q), c = cos(q) given.
+  CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement, const Scalar& /*q*/,
+                                                const Scalar& s, const Scalar& c) const noexcept {
     const Vector3<Scalar> sa = s * a;
     const Vector3<Scalar> ta = (Scalar(1) - c) * a;
     Matrix3<Scalar> rot = ta * a.transpose();
@@ -105,6 +118,10 @@ struct RevoluteAxisModel {
   CHAINDYN_ALWAYS_INLINE Motion<Scalar> cross_motion(const Motion<Scalar>& v, const Scalar& qd) const noexcept {
     const Vector3<Scalar> w = a * qd;
     return Motion<Scalar>(detail::cross3(v.angular, w), detail::cross3(v.linear, w));
+  }
+  CHAINDYN_ALWAYS_INLINE Motion<Scalar> subspace_in(const Transform<Scalar>& x) const noexcept {
+    const Vector3<Scalar> w = mul(x.rotation, a);
+    return Motion<Scalar>(w, cross3(x.translation, w));
   }
   CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return a.dot(f.angular); }
   CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {

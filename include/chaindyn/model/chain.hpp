@@ -385,20 +385,49 @@ class ChainN : public detail::ChainBase<Scalar, N> {
 
   const JointModel& joint(std::size_t i) const noexcept { return joints_[i]; }
 
+  /// Chains of up to this many joints are walked by fold expressions (fully unrolled, the
+  /// link index a compile-time constant in each step, as in Chain); longer ones by loops, which
+  /// keep compile time and code size linear in N.
+  static constexpr int unroll_limit = 8;
+
   template <typename F>
   CHAINDYN_ALWAYS_INLINE void for_each_joint(F&& f) const {
-    for (std::size_t i = 0; i < std::size_t(N); ++i) f(i, joints_[i]);
+    if constexpr (N <= unroll_limit) {
+      forward(f, std::make_index_sequence<std::size_t(N)>{});
+    } else {
+      for (std::size_t i = 0; i < std::size_t(N); ++i) f(i, joints_[i]);
+    }
   }
   template <typename F>
   CHAINDYN_ALWAYS_INLINE void for_each_joint_reverse(F&& f) const {
-    for (std::size_t i = N; i-- > 0;) f(i, joints_[i]);
+    if constexpr (N <= unroll_limit) {
+      backward(f, std::make_index_sequence<std::size_t(N)>{});
+    } else {
+      for (std::size_t i = N; i-- > 0;) f(i, joints_[i]);
+    }
   }
   template <typename F>
   CHAINDYN_ALWAYS_INLINE void for_each_ancestor(std::size_t i, F&& f) const {
-    for (std::size_t j = i; j-- > 0;) f(j, joints_[j]);
+    if constexpr (N <= unroll_limit) {
+      for_each_joint_reverse([&](const std::size_t j, const JointModel& joint) CHAINDYN_ALWAYS_INLINE {
+        if (j < i) f(j, joint);
+      });
+    } else {
+      for (std::size_t j = i; j-- > 0;) f(j, joints_[j]);
+    }
   }
 
  private:
+  template <typename F, std::size_t... I>
+  CHAINDYN_ALWAYS_INLINE void forward(F& f, std::index_sequence<I...>) const {
+    (f(std::integral_constant<std::size_t, I>{}, joints_[I]), ...);
+  }
+  template <typename F, std::size_t... I>
+  CHAINDYN_ALWAYS_INLINE void backward(F& f, std::index_sequence<I...>) const {
+    constexpr std::size_t last = sizeof...(I) - 1;
+    (f(std::integral_constant<std::size_t, last - I>{}, joints_[last - I]), ...);
+  }
+
   std::array<JointModel, N> joints_;
 };
 

@@ -54,6 +54,14 @@ struct Data {
   PerLink<Motion<Scalar>> oSdot;    ///< d/dt oS_i = ov_i x oS_i (coriolis_matrix)
   Matrix C = Matrix::Zero();        ///< Coriolis matrix, Christoffel form (coriolis_matrix)
 
+  // The articulated-body algorithm (aba.hpp) works in base coordinates, about the base origin
+  // (with oMi, oS and ov above).
+  PerLink<Motion<Scalar>> oa;       ///< link accelerations, -gravity included (aba)
+  PerLink<Motion<Scalar>> oc;       ///< velocity-product accelerations ov_i x oS_i qd_i (aba)
+  PerLink<ArticulatedInertia<Scalar>> oIA;  ///< articulated-body inertias (aba)
+  PerLink<Force<Scalar>> opA;       ///< articulated bias forces (aba)
+  PerLink<Force<Scalar>> oU;        ///< oIA_i oS_i (aba)
+
   // Identification and derivatives (algorithms/inverse_mass_matrix.hpp).
   Matrix Minv = Matrix::Zero();     ///< M(q)^-1, both triangles (inverse_mass_matrix)
 };
