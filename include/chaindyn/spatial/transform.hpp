@@ -46,7 +46,8 @@ struct Transform {
 
   /// Composition: (pose of B in A) * (pose of C in B) = pose of C in A.
   friend CHAINDYN_ALWAYS_INLINE Transform operator*(const Transform& ab, const Transform& bc) {
-    return Transform(ab.rotation * bc.rotation, ab.rotation * bc.translation + ab.translation);
+    return Transform(detail::mul(ab.rotation, bc.rotation),
+                     detail::mul(ab.rotation, bc.translation) + ab.translation);
   }
 
   /// The pose of A in B.
