@@ -30,7 +30,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     const auto k = Eigen::Index(i);
     // (oMi[0] is set after this loop: copying liMi[0] just after joint_poses stored it makes
     // g++ 12 stall on store forwarding, measured +45 ns per call at n = 1)
-    if (i > 0) data.oMi[i] = data.oMi[i - 1] * data.liMi[i];
+    if (i > 0) data.oMi[i] = (i == 1 ? data.liMi[0] : data.oMi[i - 1]) * data.liMi[i];
     const Transform<Scalar>& x = i == 0 ? data.liMi[i] : data.oMi[i];
     const Motion<Scalar>& s = data.oS[i] = joint.subspace_in(x);
     // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA eq. (7.1-2)
