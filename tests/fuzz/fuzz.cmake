@@ -5,12 +5,12 @@
 #   the parser), the seed corpus and the test URDFs.
 # - chaindyn_fuzz_urdf (clang only, with CHAINDYN_FUZZ=ON, which the asan preset sets): the same
 #   source under libFuzzer + ASan + UBSan at -O1; ctest runs it for CHAINDYN_FUZZ_SECONDS
-#   (default 60) from the seed corpus, with leak detection on. libFuzzer fails the test on a
+#   (default 30) from the seed corpus, with leak detection on. libFuzzer fails the test on a
 #   crash, a sanitizer report, a leak, an input slower than 10 s or 2 GB of memory, and writes
 #   the input to build/<preset>/tests/fuzz-artifacts/: add it to tests/fuzz/regressions.
 
 option(CHAINDYN_FUZZ "Build the URDF parser's libFuzzer target and run it as a test (clang)" OFF)
-set(CHAINDYN_FUZZ_SECONDS 60 CACHE STRING "How long the fuzz test runs (seconds)")
+set(CHAINDYN_FUZZ_SECONDS 30 CACHE STRING "How long the fuzz test runs (seconds)")
 
 set(fuzz_dir ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 
