@@ -7,7 +7,8 @@
 /// X^T Ia X, the most expensive step of the link-coordinate form (~200 multiplications per
 /// joint). Each link's rigid inertia is turned into base coordinates once instead, and the
 /// joint's motion subspace S_i moves with its link, so the velocity-product acceleration is
-/// d/dt(oS_i) qd_i = ov_i x oS_i qd_i (RBDA eq. 2.? for the derivative of a moving motion vector).
+/// d/dt(oS_i) qd_i = ov_i x oS_i qd_i (RBDA ch. 2: a motion vector fixed in a body moving with
+/// velocity v changes at the rate v x s).
 #pragma once
 
 #include "chaindyn/algorithms/forward_kinematics.hpp"
@@ -33,7 +34,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     if (i > 0) data.oMi[i] = (i == 1 ? data.liMi[0] : data.oMi[i - 1]) * data.liMi[i];
     const Transform<Scalar>& x = i == 0 ? data.liMi[i] : data.oMi[i];
     const Motion<Scalar>& s = data.oS[i] = joint.subspace_in(x);
-    // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA eq. (7.1-2)
+    // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA Table 7.1
     Motion<Scalar>& v = data.ov[i];
     v = i == 0 ? s * qd[k] : data.ov[i - 1] + s * qd[k];
     data.oc[i] = cross(v, s) * qd[k];

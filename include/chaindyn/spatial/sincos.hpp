@@ -4,8 +4,9 @@
 /// A revolute joint needs sin(q_i) and cos(q_i) once per call of every algorithm. Seven calls
 /// of the C library's sin and cos cost ~80 ns on this project's benchmark machine, as much as
 /// half the arithmetic of an iiwa RNEA. `sincos` below computes all of them in one loop the
-/// compiler vectorises (no calls, no branches per element) and is as accurate as the C library
-/// to within 2 ulp (tests/test_spatial.cpp measures it against long double over 10^6 angles).
+/// compiler vectorises (no calls, no branches per element): measured against long double over
+/// 10^6 angles, at most 1.53 ulp for |x| <= 100 and 2.26 ulp up to 1e5 (the C library: 0.52);
+/// tests/test_spatial.cpp requires <= 2.5 ulp.
 ///
 /// Method (e.g. Muller, *Elementary Functions*, 3rd ed., secs. 11.1 and 11.2):
 ///   1. Cody–Waite reduction: k = nearest integer to x 2/pi, r = x - k pi/2 with pi/2 split
