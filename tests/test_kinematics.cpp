@@ -92,8 +92,8 @@ TEST_CASE("frame_pose is the link pose composed with the frame, and the iiwa fla
     REQUIRE(relative_error(got.translation, expected.translation) == 0.0);
     REQUIRE(frame_pose(iiwa, q, link).translation == oMi[link].translation);
   }
-  REQUIRE_THROWS_AS(frame_pose(iiwa, q, 7), std::out_of_range);
-  REQUIRE_THROWS_AS(jacobian(iiwa, q, 7), std::out_of_range);
+  REQUIRE_THROWS_AS(frame_pose(iiwa, q, 7), IndexError);
+  REQUIRE_THROWS_AS(jacobian(iiwa, q, 7), IndexError);
 }
 
 TEST_CASE("world Jacobian columns equal central finite differences of frame_pose",

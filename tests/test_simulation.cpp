@@ -437,7 +437,7 @@ TEST_CASE("integrate and simulate reject invalid input with a message naming it"
   CHECK_THROWS_WITH(run(zero, zero, 1.0, bad), Contains("multiple of dt"));
   bad = o;
   bad.max_steps = 10;
-  CHECK_THROWS_AS(run(Vector1(1.0), zero, 10.0, bad), std::runtime_error);
+  CHECK_THROWS_AS(run(Vector1(1.0), zero, 10.0, bad), IntegrationError);
   // A solution that blows up (qd' = qd^2, qd = 1 / (1 - t)): rk45 cannot pass t = 1.
   IntegrationOptions<double> blow;
   CHECK_THROWS_WITH(integrate([](double, const Vector1&, const Vector1& qd) -> Vector1 {

@@ -256,7 +256,7 @@ TEST_CASE("trajectories reject a non-positive or non-finite duration, non-finite
                     Contains("start velocity"));
   CHECK_THROWS_AS(QuinticTrajectory<Eigen::VectorXd>(Eigen::VectorXd::Zero(2),
                                                      Eigen::VectorXd::Zero(3), 1.0),
-                  std::invalid_argument);
+                  ArgumentError);
   CHECK_THROWS_WITH(TrapezoidalTrajectory<double>(0, 1, 0, 1), Contains("v_max"));
   CHECK_THROWS_WITH(TrapezoidalTrajectory<Vector3>(Vector3::Zero(), Vector3::Ones(),
                                                    Vector3(1, -1, 1), Vector3::Ones()),

@@ -35,73 +35,9 @@
 
 namespace chaindyn::urdf {
 
-/// What a joint slot of a Chain type accepts: the joint kind, and the axis fixed in the type
-/// (0: x, 1: y, 2: z) or -1 for a run-time axis.
-struct JointSlot {
-  JointKind kind = JointKind::revolute;
-  int axis = -1;
-};
-
-namespace detail {
-
-template <typename JointModel>
-JointSlot slot_of() {
-  JointSlot s;
-  s.kind = JointModel::kind;
-  if constexpr (!JointModel::has_runtime_axis) {
-    const auto a = JointModel().axis();
-    for (int k = 0; k < 3; ++k) {
-      if (chaindyn::detail::scalar_value(a[k]) == 1.0) s.axis = k;
-    }
-  }
-  return s;
-}
-
-template <typename ChainType>
-struct chain_slots;
-template <typename Scalar, typename... Joints>
-struct chain_slots<Chain<Scalar, Joints...>> {
-  static std::vector<JointSlot> get() {
-    return {slot_of<typename Joints::template model<Scalar>>()...};
-  }
-};
-template <typename Scalar, int N, typename Joint>
-struct chain_slots<ChainN<Scalar, N, Joint>> {
-  static std::vector<JointSlot> get() {
-    return std::vector<JointSlot>(std::size_t(N), slot_of<typename Joint::template model<Scalar>>());
-  }
-};
-
-inline const char* kind_name(JointKind k) {
-  return k == JointKind::prismatic ? "prismatic" : "revolute";
-}
-
-template <typename Scalar>
-Link<Scalar> cast_link(const Link<double>& l) {
-  if constexpr (std::is_same_v<Scalar, double>) {
-    return l;
-  } else {
-    Link<Scalar> c;
-    c.name = l.name;
-    c.placement = Transform<Scalar>(l.placement.rotation.template cast<Scalar>(),
-                                    l.placement.translation.template cast<Scalar>());
-    if (l.axis) c.axis = Vector3<Scalar>(l.axis->template cast<Scalar>());
-    c.mass = Scalar(l.mass);
-    c.com = l.com.template cast<Scalar>();
-    c.inertia = l.inertia.template cast<Scalar>();
-    c.dynamics.damping = Scalar(l.dynamics.damping);
-    c.dynamics.friction = Scalar(l.dynamics.friction);
-    c.dynamics.armature = Scalar(l.dynamics.armature);
-    if (l.limits) {
-      c.limits = JointLimits<Scalar>{Scalar(l.limits->lower), Scalar(l.limits->upper),
-                                     Scalar(l.limits->velocity), Scalar(l.limits->effort)};
-    }
-    c.joint_name = l.joint_name;
-    return c;
-  }
-}
-
-}  // namespace detail
+/// What a joint slot of a Chain type accepts (chaindyn::JointSlot: the joint kind, and the axis
+/// fixed in the type, 0: x, 1: y, 2: z, or -1 for a run-time axis).
+using JointSlot = chaindyn::JointSlot;
 
 /// The rotation R_a with R_a e_K = a (a a unit vector), by which a joint slot with its axis e_K
 /// in the type turns the URDF joint frame:
@@ -129,7 +65,8 @@ inline Eigen::Matrix3d rotation_onto(int K, const Eigen::Vector3d& a) {
 /// The joint slots of a Chain type (Chain<Scalar, Joints...> or ChainN<Scalar, N, Joint>).
 template <typename ChainType>
 std::vector<JointSlot> joint_slots() {
-  return detail::chain_slots<ChainType>::get();
+  const auto slots = ChainType::joint_slots();
+  return std::vector<JointSlot>(slots.begin(), slots.end());
 }
 
 /// The links of a chain with the given joint slots, built from a Description: checks the joint
@@ -161,7 +98,7 @@ inline std::vector<Link<double>> make_links(const Description& d,
     const Place here{detail::quoted("joint", cj.link.joint_name), cj.line};
     if (cj.kind != slots[i].kind) {
       fail(here, "a ", detail::type_name(cj.type), " joint given for joint ", i,
-           " of the Chain type, which is ", detail::kind_name(slots[i].kind));
+           " of the Chain type, which is ", kind_name(slots[i].kind));
     }
     Link<double> l = cj.link;
     l.placement = Transform<double>(r_prev.transpose() * l.placement.rotation,
@@ -195,7 +132,7 @@ ChainType build(const Description& d) {
   using Scalar = typename ChainType::Scalar;
   const std::vector<Link<double>> links = make_links(d, joint_slots<ChainType>());
   std::array<Link<Scalar>, std::size_t(ChainType::nq)> cast;
-  for (std::size_t i = 0; i < cast.size(); ++i) cast[i] = detail::cast_link<Scalar>(links[i]);
+  for (std::size_t i = 0; i < cast.size(); ++i) cast[i] = cast_link<Scalar>(links[i]);
   try {
     return ChainType(cast);
   } catch (const ParseError&) {

@@ -93,29 +93,14 @@ inline Link<double> random_link(std::mt19937& gen, bool joint_dynamics = false) 
   return l;
 }
 
-/// Which joints of a chain type take their axis from the link (run-time axis).
-template <typename Model>
-struct runtime_axes;
-template <typename S, typename... J>
-struct runtime_axes<Chain<S, J...>> {
-  static std::vector<bool> get() { return {J::template model<S>::has_runtime_axis...}; }
-};
-template <typename S, int N, typename J>
-struct runtime_axes<ChainN<S, N, J>> {
-  static std::vector<bool> get() {
-    return std::vector<bool>(std::size_t(N), J::template model<S>::has_runtime_axis);
-  }
-};
-
 /// Random links for a chain of type Model: run-time-axis joints get a random unit axis, joints
 /// with the axis in their type get none (the type's own).
 template <typename Model>
 std::vector<Link<double>> random_links(std::mt19937& gen, bool joint_dynamics = false) {
   std::vector<Link<double>> links;
-  const std::vector<bool> runtime = runtime_axes<Model>::get();
-  for (int i = 0; i < Model::nq; ++i) {
+  for (const JointSlot& slot : Model::joint_slots()) {
     links.push_back(random_link(gen, joint_dynamics));
-    if (!runtime[std::size_t(i)]) links.back().axis.reset();
+    if (slot.axis >= 0) links.back().axis.reset();
   }
   return links;
 }
@@ -124,19 +109,7 @@ std::vector<Link<double>> random_links(std::mt19937& gen, bool joint_dynamics = 
 template <typename To>
 std::vector<Link<To>> cast_links(const std::vector<Link<double>>& links) {
   std::vector<Link<To>> out;
-  for (const Link<double>& l : links) {
-    Link<To> c;
-    c.name = l.name;
-    c.placement = Transform<To>(l.placement.rotation.cast<To>(), l.placement.translation.cast<To>());
-    if (l.axis) c.axis = l.axis->cast<To>();
-    c.mass = To(l.mass);
-    c.com = l.com.cast<To>();
-    c.inertia = l.inertia.cast<To>();
-    c.dynamics.damping = To(l.dynamics.damping);
-    c.dynamics.friction = To(l.dynamics.friction);
-    c.dynamics.armature = To(l.dynamics.armature);
-    out.push_back(c);
-  }
+  for (const Link<double>& l : links) out.push_back(cast_link<To>(l));
   return out;
 }
 

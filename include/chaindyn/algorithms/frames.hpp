@@ -4,6 +4,7 @@
 #pragma once
 
 #include "chaindyn/algorithms/forward_kinematics.hpp"
+#include "chaindyn/error.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -24,19 +25,6 @@ enum class ReferenceFrame {
   /// coordinates).
   local,
 };
-
-namespace detail {
-
-/// Throws std::out_of_range unless `link` names a link of a chain of nq links (the returning
-/// forms check; the in-place forms take a valid index as a precondition).
-inline void check_link_index(std::size_t link, int nq) {
-  if (link >= std::size_t(nq)) {
-    throw std::out_of_range("chaindyn: link index " + std::to_string(link) +
-                            " is out of range for a chain of " + std::to_string(nq) + " links");
-  }
-}
-
-}  // namespace detail
 
 /// The pose in the base frame of a frame F fixed on link `link` (0-based), given its pose
 /// `frame_in_link` in the link frame: oMf = oMi[link] * frame_in_link. Identity gives the link
@@ -59,13 +47,13 @@ const Transform<typename Model::Scalar>& frame_pose(const Model& model, DataFor<
   return frame_pose(model, data, q, link, Transform<typename Model::Scalar>::Identity());
 }
 
-/// Returning form of frame_pose. Throws std::out_of_range if link >= Model::nq.
+/// Returning form of frame_pose. Throws IndexError (a std::out_of_range) if link >= Model::nq.
 template <typename Model>
 Transform<typename Model::Scalar> frame_pose(
     const Model& model, const typename Model::Vector& q, std::size_t link,
     const Transform<typename Model::Scalar>& frame_in_link =
         Transform<typename Model::Scalar>::Identity()) {
-  detail::check_link_index(link, Model::nq);
+  detail::check_index(link, std::size_t(Model::nq));
   Data<Model> data;
   return frame_pose(model, data, q, link, frame_in_link);
 }

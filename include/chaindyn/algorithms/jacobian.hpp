@@ -85,13 +85,13 @@ void jacobian(const Model& model, DataFor<Model>& data, const typename Model::Ve
 }
 
 /// Returning form: the Jacobian of frame `frame_in_link` on link `link`. Throws
-/// std::out_of_range if link >= Model::nq.
+/// IndexError (a std::out_of_range) if link >= Model::nq.
 template <typename Model>
 FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
                               std::size_t link,
                               const Transform<typename Model::Scalar>& frame_in_link,
                               ReferenceFrame rf = ReferenceFrame::world) {
-  detail::check_link_index(link, Model::nq);
+  detail::check_index(link, std::size_t(Model::nq));
   Data<Model> data;
   FrameJacobian<Model> J;
   jacobian(model, data, q, link, frame_in_link, rf, J);
@@ -99,7 +99,7 @@ FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& 
 }
 
 /// Returning form: the Jacobian of link `link`'s frame (world: the classical geometric
-/// Jacobian of the link origin). Throws std::out_of_range if link >= Model::nq.
+/// Jacobian of the link origin). Throws IndexError (a std::out_of_range) if link >= Model::nq.
 template <typename Model>
 FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
                               std::size_t link, ReferenceFrame rf = ReferenceFrame::world) {
@@ -167,13 +167,13 @@ void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vec
 }
 
 /// Returning form of jdot_qd for frame `frame_in_link` on link `link`. Throws
-/// std::out_of_range if link >= Model::nq.
+/// IndexError (a std::out_of_range) if link >= Model::nq.
 template <typename Model>
 FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
                                         const typename Model::Vector& qd, std::size_t link,
                                         const Transform<typename Model::Scalar>& frame_in_link,
                                         ReferenceFrame rf = ReferenceFrame::world) {
-  detail::check_link_index(link, Model::nq);
+  detail::check_index(link, std::size_t(Model::nq));
   Data<Model> data;
   FrameVector<Model> out;
   jdot_qd(model, data, q, qd, link, frame_in_link, rf, out);
@@ -226,7 +226,7 @@ void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
                             Transform<typename Model::Scalar>::Identity(), rf);
 }
 
-/// Returning form of joint_torques_from_wrench. Throws std::out_of_range if link >= Model::nq.
+/// Returning form of joint_torques_from_wrench. Throws IndexError (a std::out_of_range) if link >= Model::nq.
 template <typename Model>
 typename Model::Vector joint_torques_from_wrench(
     const Model& model, const typename Model::Vector& q, std::size_t link,
@@ -234,7 +234,7 @@ typename Model::Vector joint_torques_from_wrench(
     const Transform<typename Model::Scalar>& frame_in_link =
         Transform<typename Model::Scalar>::Identity(),
     ReferenceFrame rf = ReferenceFrame::world) {
-  detail::check_link_index(link, Model::nq);
+  detail::check_index(link, std::size_t(Model::nq));
   Data<Model> data;
   joint_torques_from_wrench(model, data, q, link, wrench, frame_in_link, rf);
   return data.tau;

@@ -132,24 +132,19 @@ class PayloadIdentification {
 
   /// `known`: the robot as modelled without the payload to identify; `link`: the 0-based
   /// index of the link that carries the payload (default: the last, the flange). Throws
-  /// ModelError when `link` is out of range.
+  /// IndexError when `link` is out of range.
   explicit PayloadIdentification(const Model& known, std::size_t link = std::size_t(Model::nq - 1))
       : model_(known), link_(link) {
-    if (link >= std::size_t(Model::nq)) {
-      detail::throw_model_error("PayloadIdentification: link index ", link,
-                                " is out of range for a chain of ", Model::nq, " links");
-    }
+    detail::check_index(link, std::size_t(Model::nq));
     reset();
   }
 
   /// Adds one sample: joint positions, velocities, accelerations and the measured torques with
-  /// the payload attached. Throws std::invalid_argument when a number is not finite.
+  /// the payload attached. Throws ArgumentError (a std::invalid_argument) when a number is not finite.
   void add_sample(const Vector& q, const Vector& qd, const Vector& qdd, const Vector& tau) {
     if (!(q.allFinite() && qd.allFinite() && qdd.allFinite() && tau.allFinite())) {
-      std::ostringstream os;
-      os << "chaindyn: PayloadIdentification::add_sample: sample " << samples_
-         << " has a number that is not finite";
-      throw std::invalid_argument(os.str());
+      detail::throw_error<ArgumentError>("PayloadIdentification::add_sample: sample ", samples_,
+                                         " has a number that is not finite");
     }
     rnea(model_, data_, q, qd, qdd);
     const Vector b = tau - data_.tau;

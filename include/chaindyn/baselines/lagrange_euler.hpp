@@ -151,11 +151,7 @@ struct LagrangeEulerData {
       detail::Generator<Scalar>& g = generator[j];
       g.revolute = JointModel::kind == JointKind::revolute;
       g.axis = joint.axis();
-      if constexpr (!JointModel::has_runtime_axis) {
-        for (int k = 0; k < 3; ++k) {
-          if (chaindyn::detail::scalar_value(g.axis[k]) == 1.0) g.fixed_axis = k;
-        }
-      }
+      g.fixed_axis = JointModel::fixed_axis;
     });
     for (std::size_t j = 0; j < std::size_t(n); ++j) {
       const Inertia<Scalar>& in = model.inertia(j);

@@ -217,44 +217,14 @@ void check_row(std::size_t i, const DHRow<Scalar>& row) {
   }
 }
 
-/// The kind of joint `JM` is and whether it moves about / along z of its joint frame.
-template <typename JM>
-std::pair<JointKind, bool> joint_shape() {
-  if constexpr (JM::has_runtime_axis) {
-    return {JM::kind, true};  // takes the axis the builder gives: z
-  } else {
-    return {JM::kind, chaindyn::detail::scalar_value(JM().axis()[2]) == 1.0};
-  }
-}
-
-template <typename Model>
-struct joint_shapes;
-template <typename S, typename... J>
-struct joint_shapes<Chain<S, J...>> {
-  static std::array<std::pair<JointKind, bool>, sizeof...(J)> get() {
-    return {joint_shape<typename J::template model<S>>()...};
-  }
-};
-template <typename S, int N, typename J>
-struct joint_shapes<ChainN<S, N, J>> {
-  static std::array<std::pair<JointKind, bool>, std::size_t(N)> get() {
-    std::array<std::pair<JointKind, bool>, std::size_t(N)> out;
-    out.fill(joint_shape<typename J::template model<S>>());
-    return out;
-  }
-};
-
-inline const char* kind_name(JointKind k) {
-  return k == JointKind::revolute ? "revolute" : "prismatic";
-}
-
 /// Every row's kind matches the chain's joint there, and that joint moves about / along z.
 template <typename Model, std::size_t N>
 void check_joint_types(const std::array<DHRow<typename Model::Scalar>, N>& rows) {
   static_assert(int(N) == Model::nq, "a DH table has one row per joint of the chain");
-  const auto shapes = joint_shapes<Model>::get();
+  constexpr auto slots = Model::joint_slots();
   for (std::size_t i = 0; i < N; ++i) {
-    const auto [kind, about_z] = shapes[i];
+    const JointKind kind = slots[i].kind;
+    const bool about_z = slots[i].axis < 0 || slots[i].axis == 2;  // a run-time axis takes z
     const char* wanted = rows[i].kind == JointKind::revolute ? "RevoluteZ (or Revolute)"
                                                              : "PrismaticZ (or Prismatic)";
     if (kind != rows[i].kind) {

@@ -1,8 +1,9 @@
 /// @file
-/// What every joint type shares: its kind and the checks of the axis a link gives it.
+/// What every joint type shares: its kind, its slot in a chain type and the checks of the axis a
+/// link gives it.
 #pragma once
 
-#include "chaindyn/model/error.hpp"
+#include "chaindyn/error.hpp"
 #include "chaindyn/spatial/inertia.hpp"
 #include "chaindyn/spatial/sincos.hpp"
 
@@ -13,6 +14,24 @@
 namespace chaindyn {
 
 enum class JointKind { revolute, prismatic };
+
+inline const char* kind_name(JointKind k) {
+  return k == JointKind::prismatic ? "prismatic" : "revolute";
+}
+
+/// What a joint of a chain type is, as its model's static members say: its kind, and the
+/// coordinate axis fixed in its type (0: x, 1: y, 2: z) or -1 when the axis is given per link
+/// at run time (Revolute, Prismatic). A chain type lists them with `joint_slots()`.
+struct JointSlot {
+  JointKind kind = JointKind::revolute;
+  int axis = -1;
+};
+
+/// The slot of a joint model type (Joint::model<Scalar>).
+template <typename JointModel>
+constexpr JointSlot slot_of() {
+  return JointSlot{JointModel::kind, JointModel::fixed_axis};
+}
 
 namespace detail {
 

@@ -14,6 +14,7 @@ template <int K, typename Scalar>
 struct PrismaticFixedModel {
   static_assert(K >= 0 && K < 3, "axis index is 0 (x), 1 (y) or 2 (z)");
   static constexpr JointKind kind = JointKind::prismatic;
+  static constexpr int fixed_axis = K;  ///< the axis in the type: 0 x, 1 y, 2 z
   static constexpr bool has_runtime_axis = false;
 
   PrismaticFixedModel() = default;
@@ -61,6 +62,7 @@ struct PrismaticFixedModel {
 template <typename Scalar>
 struct PrismaticAxisModel {
   static constexpr JointKind kind = JointKind::prismatic;
+  static constexpr int fixed_axis = -1;  ///< none: the axis is given per link
   static constexpr bool has_runtime_axis = true;
   Vector3<Scalar> a = Vector3<Scalar>::UnitZ();
 

@@ -24,6 +24,7 @@ template <int K, typename Scalar>
 struct RevoluteFixedModel {
   static_assert(K >= 0 && K < 3, "axis index is 0 (x), 1 (y) or 2 (z)");
   static constexpr JointKind kind = JointKind::revolute;
+  static constexpr int fixed_axis = K;  ///< the axis in the type: 0 x, 1 y, 2 z
   static constexpr bool has_runtime_axis = false;
 
   RevoluteFixedModel() = default;
@@ -80,6 +81,7 @@ struct RevoluteFixedModel {
 template <typename Scalar>
 struct RevoluteAxisModel {
   static constexpr JointKind kind = JointKind::revolute;
+  static constexpr int fixed_axis = -1;  ///< none: the axis is given per link
   static constexpr bool has_runtime_axis = true;
   Vector3<Scalar> a = Vector3<Scalar>::UnitZ();
 

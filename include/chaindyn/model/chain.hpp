@@ -1,10 +1,13 @@
 /// @file
 /// Compile-time sized serial chains: Chain<Scalar, Joints...> and ChainN<Scalar, N, Joint>.
+/// (Payloads: model/payload.hpp; links in another scalar type: model/scalar_cast.hpp.)
 #pragma once
 
 #include "chaindyn/joints/prismatic.hpp"
 #include "chaindyn/joints/revolute.hpp"
 #include "chaindyn/model/link.hpp"
+#include "chaindyn/model/payload.hpp"
+#include "chaindyn/model/scalar_cast.hpp"
 
 #include <array>
 #include <initializer_list>
@@ -22,115 +25,7 @@ Vector3<Scalar> default_gravity() {
   return Vector3<Scalar>(Scalar(0), Scalar(0), Scalar(-9.81));
 }
 
-/// A rigid payload (a grasped object, a tool) attached to a link at run time: its mass, its
-/// centre of mass in the link frame and its rotational inertia about that centre of mass in
-/// link-frame axes (the same triple as Link's). See ChainBase::set_payload.
-template <typename Scalar>
-struct Payload {
-  Scalar mass = Scalar(0);                             ///< kg
-  Vector3<Scalar> com = Vector3<Scalar>::Zero();       ///< centre of mass, link frame (m)
-  Matrix3<Scalar> inertia = Matrix3<Scalar>::Zero();   ///< about the centre of mass, link axes
-
-  /// A point mass m at `com` (link frame): zero rotational inertia about its centre of mass.
-  static Payload point_mass(const Scalar& m, const Vector3<Scalar>& com_in_link) {
-    Payload p;
-    p.mass = m;
-    p.com = com_in_link;
-    return p;
-  }
-};
-
 namespace detail {
-
-/// Checks a payload's numbers as validate_link checks a link's inertia; messages start with
-/// `where`'s text, which is built only when the check fails. Throws ModelError.
-template <typename Scalar, typename Where>
-void validate_payload(const Payload<Scalar>& p, const Where& where) {
-  constexpr double tol = 1e-6;
-  const double m = scalar_value(p.mass);
-  if (!std::isfinite(m)) throw_model_error(where(), ": payload mass is not finite (", m, ")");
-  if (m < 0.0) throw_model_error(where(), ": payload mass is negative (", m, ")");
-  if (!all_finite(p.com)) {
-    throw_model_error(where(), ": payload centre of mass ", format_vector(p.com),
-                      " is not finite");
-  }
-  const Eigen::Matrix3d in = p.inertia.unaryExpr([](const Scalar& x) { return scalar_value(x); });
-  if (!all_finite(in)) {
-    throw_model_error(where(), ": payload inertia ", format_matrix(in), " is not finite");
-  }
-  const double scale = std::max(in.cwiseAbs().maxCoeff(), 1e-300);
-  if (!((in - in.transpose()).cwiseAbs().maxCoeff() <= tol * scale)) {
-    throw_model_error(where(), ": payload inertia ", format_matrix(in), " is not symmetric");
-  }
-  if (!symmetric_psd(in, tol)) {
-    throw_model_error(where(), ": payload inertia ", format_matrix(in),
-                      " is not positive semi-definite");
-  }
-  const Eigen::Matrix3d sigma = 0.5 * in.trace() * Eigen::Matrix3d::Identity() - in;
-  if (!symmetric_psd(sigma, tol)) {
-    throw_model_error(where(), ": payload inertia ", format_matrix(in),
-                      " violates the triangle inequality of principal moments (I1 + I2 >= I3)");
-  }
-}
-
-/// One number in another scalar type: direct conversion where the types allow it (double to
-/// long double, float or AutoDiffScalar, and back between the built-in types), otherwise
-/// through the value (an AutoDiffScalar's derivatives are dropped).
-template <typename To, typename From>
-To scalar_cast(const From& x) {
-  if constexpr (std::is_constructible_v<To, const From&>) {
-    return To(x);
-  } else {
-    return To(scalar_value(x));
-  }
-}
-
-template <typename To, typename Derived>
-Eigen::Matrix<To, Derived::RowsAtCompileTime, Derived::ColsAtCompileTime> matrix_cast(
-    const Eigen::MatrixBase<Derived>& m) {
-  Eigen::Matrix<To, Derived::RowsAtCompileTime, Derived::ColsAtCompileTime> out(m.rows(),
-                                                                                m.cols());
-  for (Eigen::Index j = 0; j < m.cols(); ++j) {
-    for (Eigen::Index i = 0; i < m.rows(); ++i) out(i, j) = scalar_cast<To>(m(i, j));
-  }
-  return out;
-}
-
-/// A link in another scalar type, every member carried (name, placement, axis, inertial
-/// parameters, joint dynamics, limits, joint name).
-template <typename To, typename From>
-Link<To> cast_link(const Link<From>& l) {
-  Link<To> out;
-  out.name = l.name;
-  out.placement = Transform<To>(matrix_cast<To>(l.placement.rotation),
-                                matrix_cast<To>(l.placement.translation));
-  if (l.axis) out.axis = matrix_cast<To>(*l.axis);
-  out.mass = scalar_cast<To>(l.mass);
-  out.com = matrix_cast<To>(l.com);
-  out.inertia = matrix_cast<To>(l.inertia);
-  out.dynamics.damping = scalar_cast<To>(l.dynamics.damping);
-  out.dynamics.friction = scalar_cast<To>(l.dynamics.friction);
-  out.dynamics.armature = scalar_cast<To>(l.dynamics.armature);
-  if (l.limits) {
-    JointLimits<To> lim;
-    lim.lower = scalar_cast<To>(l.limits->lower);
-    lim.upper = scalar_cast<To>(l.limits->upper);
-    lim.velocity = scalar_cast<To>(l.limits->velocity);
-    lim.effort = scalar_cast<To>(l.limits->effort);
-    out.limits = lim;
-  }
-  out.joint_name = l.joint_name;
-  return out;
-}
-
-template <typename To, typename From>
-Payload<To> cast_payload(const Payload<From>& p) {
-  Payload<To> out;
-  out.mass = scalar_cast<To>(p.mass);
-  out.com = matrix_cast<To>(p.com);
-  out.inertia = matrix_cast<To>(p.inertia);
-  return out;
-}
 
 /// What every chain holds apart from its joints: the links as given, the data the algorithms
 /// read (placements, spatial inertias, joint dynamics) laid out per quantity, and gravity.
@@ -165,7 +60,7 @@ class ChainBase {
   /// Attaches a rigid payload to link i (0-based), replacing the one already there: from now on
   /// every algorithm sees link i's inertia plus the payload's (the payload moves with link i).
   /// The link's own inertia is kept apart, so clear_payload restores it bit for bit. Allocates
-  /// nothing unless it throws: ModelError for an index out of range or a payload a link would
+  /// nothing unless it throws: IndexError for an index out of range, ModelError for a payload a link would
   /// be refused for (non-finite numbers, negative mass, an inertia that is not symmetric
   /// positive semi-definite or breaks the triangle inequality).
   void set_payload(std::size_t i, const Payload<Scalar>& p) {
@@ -175,7 +70,7 @@ class ChainBase {
     inertia_[i] = link_inertia_[i] + Inertia<Scalar>::from_com(p.mass, p.com, p.inertia);
   }
   /// Removes link i's payload (if any): its inertia is the link's own again, bit for bit.
-  /// Throws ModelError for an index out of range.
+  /// Throws IndexError for an index out of range.
   void clear_payload(std::size_t i) {
     check_link_index(i);
     payload_[i].reset();
@@ -235,11 +130,7 @@ class ChainBase {
   }
 
  private:
-  void check_link_index(std::size_t i) const {
-    if (i >= std::size_t(N)) {
-      throw_model_error("link index ", i, " is out of range for a chain of ", N, " links");
-    }
-  }
+  static void check_link_index(std::size_t i) { check_index(i, std::size_t(N)); }
 
   /// A joint that moves neither mass nor rotational inertia nor a rotor makes the mass matrix
   /// singular (forward dynamics would divide by zero): refuse it here.
@@ -311,6 +202,11 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
   template <std::size_t I>
   const auto& joint() const noexcept {
     return std::get<I>(joints_);
+  }
+
+  /// Each joint's kind and fixed axis (or -1 for a run-time axis), base to tip.
+  static constexpr std::array<JointSlot, std::size_t(nq)> joint_slots() {
+    return {slot_of<typename Joints::template model<Scalar>>()...};
   }
 
   /// Calls f(i, joint_model) for i = 0 .. nq-1, i as std::integral_constant.
@@ -393,6 +289,13 @@ class ChainN : public detail::ChainBase<Scalar, N> {
   }
 
   const JointModel& joint(std::size_t i) const noexcept { return joints_[i]; }
+
+  /// Each joint's kind and fixed axis (or -1 for a run-time axis), base to tip: all the same.
+  static constexpr std::array<JointSlot, std::size_t(N)> joint_slots() {
+    std::array<JointSlot, std::size_t(N)> out{};
+    for (auto& s : out) s = slot_of<JointModel>();
+    return out;
+  }
 
   /// Chains of up to this many joints are walked by fold expressions (fully unrolled, the
   /// link index a compile-time constant in each step, as in Chain); longer ones by loops, which

@@ -4,6 +4,8 @@
 /// (MATLAB's ode45 method). The state is (q, qd); f is any callable `qdd = f(t, q, qd)`.
 #pragma once
 
+#include "chaindyn/error.hpp"
+
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -42,7 +44,7 @@ struct IntegrationOptions {
   /// output_interval to be a multiple of dt.
   Scalar output_interval = Scalar(0);
   /// The most steps (accepted and rejected) before integrate() gives up with
-  /// std::runtime_error.
+  /// IntegrationError.
   std::size_t max_steps = 100000000;
   /// rk45 step-size control: h_new = h min(max_factor, max(min_factor, safety err^(-1/5)))
   /// (Hairer, Norsett & Wanner I, sec. II.4, eq. (4.13)); no growth right after a rejection.
@@ -70,14 +72,6 @@ struct IntegrationSample {
 
 namespace detail {
 
-template <typename... Args>
-[[noreturn]] void throw_integration_error(const Args&... args) {
-  std::ostringstream os;
-  os << "chaindyn: ";
-  (os << ... << args);
-  throw std::invalid_argument(os.str());
-}
-
 template <typename Vector>
 constexpr void check_vector_type() {
   static_assert(std::is_base_of<Eigen::MatrixBase<Vector>, Vector>::value &&
@@ -93,52 +87,52 @@ Vector sized(Eigen::Index n) {
   return Vector::Zero(n);
 }
 
-/// Throws std::invalid_argument naming the offending value.
+/// Throws ArgumentError (a std::invalid_argument) naming the offending value.
 template <typename Vector>
 void validate_integration(const Vector& q0, const Vector& qd0, typename Vector::Scalar t_end,
                           const IntegrationOptions<typename Vector::Scalar>& o) {
   using Scalar = typename Vector::Scalar;
   using std::isfinite;
   if (q0.size() != qd0.size()) {
-    throw_integration_error("integrate: q0 has ", q0.size(), " entries but qd0 has ",
+    throw_error<ArgumentError>("integrate: q0 has ", q0.size(), " entries but qd0 has ",
                             qd0.size());
   }
-  if (!q0.allFinite()) throw_integration_error("integrate: q0 is not finite: ", q0.transpose());
+  if (!q0.allFinite()) throw_error<ArgumentError>("integrate: q0 is not finite: ", q0.transpose());
   if (!qd0.allFinite()) {
-    throw_integration_error("integrate: qd0 is not finite: ", qd0.transpose());
+    throw_error<ArgumentError>("integrate: qd0 is not finite: ", qd0.transpose());
   }
   if (!isfinite(t_end) || t_end < Scalar(0)) {
-    throw_integration_error("integrate: t_end must be finite and >= 0, got ", t_end);
+    throw_error<ArgumentError>("integrate: t_end must be finite and >= 0, got ", t_end);
   }
   if (!isfinite(o.dt) || !(o.dt > Scalar(0))) {
-    throw_integration_error("integrate: dt must be finite and > 0, got ", o.dt);
+    throw_error<ArgumentError>("integrate: dt must be finite and > 0, got ", o.dt);
   }
   if (!isfinite(o.output_interval) || o.output_interval < Scalar(0)) {
-    throw_integration_error("integrate: output_interval must be finite and >= 0, got ",
+    throw_error<ArgumentError>("integrate: output_interval must be finite and >= 0, got ",
                             o.output_interval);
   }
-  if (o.max_steps == 0) throw_integration_error("integrate: max_steps must be > 0");
+  if (o.max_steps == 0) throw_error<ArgumentError>("integrate: max_steps must be > 0");
   if (o.integrator == Integrator::rk45) {
     const Scalar min_rtol = Scalar(10) * std::numeric_limits<Scalar>::epsilon();
     if (!isfinite(o.rtol) || !(o.rtol >= min_rtol)) {
-      throw_integration_error("integrate: rtol must be finite and >= 10 machine epsilons (",
+      throw_error<ArgumentError>("integrate: rtol must be finite and >= 10 machine epsilons (",
                               min_rtol, "), got ", o.rtol);
     }
     if (!isfinite(o.atol) || !(o.atol > Scalar(0))) {
-      throw_integration_error("integrate: atol must be finite and > 0, got ", o.atol);
+      throw_error<ArgumentError>("integrate: atol must be finite and > 0, got ", o.atol);
     }
     if (!(o.safety > Scalar(0) && o.safety <= Scalar(1))) {
-      throw_integration_error("integrate: safety must be in (0, 1], got ", o.safety);
+      throw_error<ArgumentError>("integrate: safety must be in (0, 1], got ", o.safety);
     }
     if (!(o.min_factor > Scalar(0) && o.min_factor < Scalar(1))) {
-      throw_integration_error("integrate: min_factor must be in (0, 1), got ", o.min_factor);
+      throw_error<ArgumentError>("integrate: min_factor must be in (0, 1), got ", o.min_factor);
     }
     if (!(o.max_factor > Scalar(1)) || !isfinite(o.max_factor)) {
-      throw_integration_error("integrate: max_factor must be finite and > 1, got ",
+      throw_error<ArgumentError>("integrate: max_factor must be finite and > 1, got ",
                               o.max_factor);
     }
     if (!(o.max_dt > Scalar(0))) {
-      throw_integration_error("integrate: max_dt must be > 0, got ", o.max_dt);
+      throw_error<ArgumentError>("integrate: max_dt must be > 0, got ", o.max_dt);
     }
   } else if (o.output_interval > Scalar(0)) {
     using std::abs;
@@ -147,7 +141,7 @@ void validate_integration(const Vector& q0, const Vector& qd0, typename Vector::
     const Scalar ratio = o.output_interval / o.dt;
     const Scalar k = round(ratio);
     if (!(k >= Scalar(1)) || abs(ratio - k) > sqrt(std::numeric_limits<Scalar>::epsilon()) * k) {
-      throw_integration_error("integrate: output_interval (", o.output_interval,
+      throw_error<ArgumentError>("integrate: output_interval (", o.output_interval,
                               ") must be a multiple of dt (", o.dt,
                               ") for the fixed-step integrators");
     }
@@ -233,10 +227,8 @@ IntegrationStats integrate_fixed(Eval& eval, const Vector& q0, const Vector& qd0
   }
   const double steps_d = std::max(1.0, double(steps_real));
   if (!(steps_d <= double(o.max_steps))) {
-    std::ostringstream os;
-    os << "chaindyn: integrate: t_end / dt = " << steps_d << " steps exceed max_steps ("
-       << o.max_steps << ")";
-    throw std::runtime_error(os.str());
+    throw_error<IntegrationError>("integrate: t_end / dt = ", steps_d,
+                                  " steps exceed max_steps (", o.max_steps, ")");
   }
   const auto steps = std::size_t(steps_d);
   const auto grid = [&](std::size_t k) {
@@ -343,9 +335,7 @@ void dense_evaluate(typename Vector::Scalar theta, const Vector& y0, const Vecto
 }
 
 [[noreturn]] inline void throw_step_failure(const char* what, double t, double h) {
-  std::ostringstream os;
-  os << "chaindyn: integrate (rk45): " << what << " at t = " << t << " (step " << h << ")";
-  throw std::runtime_error(os.str());
+  throw_error<IntegrationError>("integrate (rk45): ", what, " at t = ", t, " (step ", h, ")");
 }
 
 template <typename Vector, typename Eval, typename Emit>
@@ -507,9 +497,9 @@ IntegrationStats integrate_with(Eval& eval, const Vector& q0, const Vector& qd0,
 /// sample (t = 0, each step or output time, t = t_end) to on_sample(const
 /// IntegrationSample<Vector>&), whose qdd is acceleration(t, q, qd) at the sample.
 /// Vector is a plain Eigen column vector; with a fixed-size Vector nothing is allocated
-/// (acceleration and on_sample permitting). Throws std::invalid_argument on bad input
+/// (acceleration and on_sample permitting). Throws ArgumentError (a std::invalid_argument) on bad input
 /// (non-finite q0/qd0, t_end < 0, dt <= 0, rtol or atol <= 0, output_interval not a multiple
-/// of dt for a fixed-step method, ...) and std::runtime_error when rk45's step size underflows
+/// of dt for a fixed-step method, ...) and IntegrationError (a std::runtime_error) when rk45's step size underflows
 /// or max_steps is exceeded.
 template <typename Vector, typename Acceleration, typename OnSample>
 IntegrationStats integrate(Acceleration&& acceleration, const Vector& q0, const Vector& qd0,

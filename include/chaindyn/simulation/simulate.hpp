@@ -82,8 +82,8 @@ struct ControlledDynamics {
 /// sample (t = 0, each step or each output time, t = t_end; see IntegrationOptions) to
 /// on_sample(const SimulationSample<Model>&): qdd is aba's and tau the controller's at that
 /// sample's state. Allocates one Data<Model> workspace up front and nothing per step (the
-/// controller and on_sample permitting). Throws std::invalid_argument on invalid input (see
-/// integrate()) and std::runtime_error when rk45 fails.
+/// controller and on_sample permitting). Throws ArgumentError (a std::invalid_argument) on invalid input (see
+/// integrate()) and IntegrationError (a std::runtime_error) when rk45 fails.
 template <typename Model, typename Controller, typename OnSample>
 IntegrationStats simulate(const Model& model, const typename Model::Vector& q0,
                           const typename Model::Vector& qd0, Controller&& controller,

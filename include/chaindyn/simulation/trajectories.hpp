@@ -4,6 +4,8 @@
 /// many (an Eigen column vector Value).
 #pragma once
 
+#include "chaindyn/error.hpp"
+
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -58,33 +60,25 @@ constexpr Scalar pi() {
   return Scalar(3.14159265358979323846264338327950288);
 }
 
-template <typename... Args>
-[[noreturn]] void throw_invalid_argument(const Args&... args) {
-  std::ostringstream os;
-  os << "chaindyn: ";
-  (os << ... << args);
-  throw std::invalid_argument(os.str());
-}
-
 template <typename Scalar>
 void check_duration(const char* who, const Scalar& duration) {
   using std::isfinite;
   if (!isfinite(duration) || !(duration > Scalar(0))) {
-    throw_invalid_argument(who, ": the duration must be finite and positive, got ", duration);
+    throw_error<ArgumentError>(who, ": the duration must be finite and positive, got ", duration);
   }
 }
 
 template <typename Value>
 void check_value(const char* who, const char* what, const Value& v) {
   if (!TrajectoryValue<Value>::all_finite(v)) {
-    throw_invalid_argument(who, ": ", what, " is not finite");
+    throw_error<ArgumentError>(who, ": ", what, " is not finite");
   }
 }
 
 template <typename Value>
 void check_sizes(const char* who, const Value& a, const Value& b) {
   if (!TrajectoryValue<Value>::same_size(a, b)) {
-    throw_invalid_argument(who, ": the start and end values differ in size");
+    throw_error<ArgumentError>(who, ": the start and end values differ in size");
   }
 }
 
@@ -116,7 +110,7 @@ class CycloidalTrajectory {
   using Scalar = TrajectoryScalar<Value>;
   using Sample = TrajectorySample<Value>;
 
-  /// Throws std::invalid_argument when the duration is not finite and positive or q0, qf are
+  /// Throws ArgumentError (a std::invalid_argument) when the duration is not finite and positive or q0, qf are
   /// not finite (or differ in size).
   CycloidalTrajectory(const Value& q0, const Value& qf, Scalar duration)
       : q0_(q0), qf_(qf), delta_(qf - q0), duration_(duration) {
@@ -177,7 +171,7 @@ class QuinticTrajectory {
                           duration) {}
 
   /// From `start` to `end` (positions, velocities, accelerations) in `duration` seconds.
-  /// Throws std::invalid_argument on a duration that is not finite and positive, non-finite
+  /// Throws ArgumentError (a std::invalid_argument) on a duration that is not finite and positive, non-finite
   /// boundary values or boundary values of different sizes.
   QuinticTrajectory(const Sample& start, const Sample& end, Scalar duration)
       : start_(start), end_(end), duration_(duration) {
@@ -250,7 +244,7 @@ class TrapezoidalTrajectory {
   using Scalar = TrajectoryScalar<Value>;
   using Sample = TrajectorySample<Value>;
 
-  /// Throws std::invalid_argument when q0, qf are not finite or v_max, a_max are not finite
+  /// Throws ArgumentError (a std::invalid_argument) when q0, qf are not finite or v_max, a_max are not finite
   /// and positive (or the sizes differ).
   TrapezoidalTrajectory(const Value& q0, const Value& qf, const Value& v_max, const Value& a_max)
       : q0_(q0), qf_(qf), delta_(qf - q0) {
@@ -263,10 +257,10 @@ class TrapezoidalTrajectory {
     detail::check_value(who, "q0", q0);
     detail::check_value(who, "qf", qf);
     if (!Traits::all_finite(v_max) || !Traits::all_positive(v_max)) {
-      detail::throw_invalid_argument(who, ": v_max must be finite and positive");
+      detail::throw_error<ArgumentError>(who, ": v_max must be finite and positive");
     }
     if (!Traits::all_finite(a_max) || !Traits::all_positive(a_max)) {
-      detail::throw_invalid_argument(who, ": a_max must be finite and positive");
+      detail::throw_error<ArgumentError>(who, ": a_max must be finite and positive");
     }
     const Value distance = Traits::abs(delta_);
     const Scalar c = Traits::max_ratio(distance, v_max);

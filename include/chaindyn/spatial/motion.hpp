@@ -7,7 +7,7 @@
 /// (n_O; f), the moment about O and the resultant force. dot(Motion, Force) is power.
 #pragma once
 
-#include "chaindyn/spatial/fwd.hpp"
+#include "chaindyn/spatial/kernels.hpp"
 
 namespace chaindyn {
 

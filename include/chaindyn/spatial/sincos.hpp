@@ -22,7 +22,7 @@
 /// (long double, automatic differentiation) use their own sin and cos.
 #pragma once
 
-#include "chaindyn/spatial/fwd.hpp"
+#include "chaindyn/spatial/kernels.hpp"
 
 #include <cmath>
 #include <cstdint>

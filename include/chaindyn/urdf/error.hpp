@@ -2,7 +2,7 @@
 /// The exception the URDF parser throws: chaindyn::urdf::ParseError.
 #pragma once
 
-#include "chaindyn/model/error.hpp"
+#include "chaindyn/error.hpp"
 
 #include <sstream>
 #include <string>
@@ -48,12 +48,11 @@ struct Place {
 /// Streams the arguments into one message and throws ParseError at `place`.
 template <typename... Args>
 [[noreturn]] void fail(const Place& place, const Args&... args) {
-  std::ostringstream os;
-  os << "chaindyn::urdf: ";
-  if (place.line > 0) os << "line " << place.line << ": ";
-  if (!place.element.empty()) os << place.element << ": ";
-  (os << ... << args);
-  throw ParseError(os.str(), place.line, place.element);
+  std::ostringstream where;
+  if (place.line > 0) where << "line " << place.line << ": ";
+  if (!place.element.empty()) where << place.element << ": ";
+  throw ParseError(chaindyn::detail::format_message("chaindyn::urdf: ", where.str(), args...),
+                   place.line, place.element);
 }
 
 }  // namespace detail

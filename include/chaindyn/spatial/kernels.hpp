@@ -1,0 +1,154 @@
+/// @file
+/// The 3D Eigen aliases, the scalar helpers and the written-out 3x3 kernels (cross products,
+/// matrix-vector and matrix-matrix products, rotations of inertia-like matrices) every spatial
+/// header and algorithm uses.
+#pragma once
+
+#include "chaindyn/config.hpp"
+
+#include <Eigen/Core>
+
+#include <cmath>
+#include <type_traits>
+
+namespace chaindyn {
+
+template <typename Scalar>
+using Vector3 = Eigen::Matrix<Scalar, 3, 1>;
+template <typename Scalar>
+using Matrix3 = Eigen::Matrix<Scalar, 3, 3>;
+
+namespace detail {
+
+template <typename T, typename = void>
+struct has_value_member : std::false_type {};
+template <typename T>
+struct has_value_member<T, std::void_t<decltype(std::declval<const T&>().value())>>
+    : std::true_type {};
+
+/// The plain number behind a scalar: the scalar itself for float and double, the value part
+/// of an automatic-differentiation scalar (recursively, for nested AD types). Used only where a
+/// decision is taken on a number (validation, the sign of a velocity), never in a derivative.
+template <typename T>
+double scalar_value(const T& x) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return static_cast<double>(x);
+  } else if constexpr (has_value_member<T>::value) {
+    return scalar_value(x.value());
+  } else {
+    return static_cast<double>(x);
+  }
+}
+
+/// The skew-symmetric matrix of a vector, [a]x, such that [a]x b = a x b.
+template <typename Scalar>
+Matrix3<Scalar> skew(const Vector3<Scalar>& a) {
+  Matrix3<Scalar> m;
+  m << Scalar(0), -a.z(), a.y(),  //
+      a.z(), Scalar(0), -a.x(),   //
+      -a.y(), a.x(), Scalar(0);
+  return m;
+}
+
+/// a x b, written out: g++ 12 leaves Eigen's cross() out of line in the hot loops.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> cross3(const Vector3<Scalar>& a,
+                                                     const Vector3<Scalar>& b) {
+  return Vector3<Scalar>(a.y() * b.z() - a.z() * b.y(), a.z() * b.x() - a.x() * b.z(),
+                         a.x() * b.y() - a.y() * b.x());
+}
+
+/// m v and m^T v for 3x3 m, written out for the same reason as cross3.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> mul(const Matrix3<Scalar>& m,
+                                                  const Vector3<Scalar>& v) {
+  return Vector3<Scalar>(m(0, 0) * v.x() + m(0, 1) * v.y() + m(0, 2) * v.z(),
+                         m(1, 0) * v.x() + m(1, 1) * v.y() + m(1, 2) * v.z(),
+                         m(2, 0) * v.x() + m(2, 1) * v.y() + m(2, 2) * v.z());
+}
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> mul_transpose(const Matrix3<Scalar>& m,
+                                                            const Vector3<Scalar>& v) {
+  return Vector3<Scalar>(m(0, 0) * v.x() + m(1, 0) * v.y() + m(2, 0) * v.z(),
+                         m(0, 1) * v.x() + m(1, 1) * v.y() + m(2, 1) * v.z(),
+                         m(0, 2) * v.x() + m(1, 2) * v.y() + m(2, 2) * v.z());
+}
+
+/// a b for 3x3 matrices, written out (g++ 12 calls Eigen's 3x3 product out of line).
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> mul(const Matrix3<Scalar>& a,
+                                                  const Matrix3<Scalar>& b) {
+  Matrix3<Scalar> out;
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      out(i, j) = a(i, 0) * b(0, j) + a(i, 1) * b(1, j) + a(i, 2) * b(2, j);
+    }
+  }
+  return out;
+}
+
+/// r s r^T for a symmetric s (a change of basis of an inertia-like matrix); symmetric result.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> rotate_symmetric(const Matrix3<Scalar>& r,
+                                                               const Matrix3<Scalar>& s) {
+  const Matrix3<Scalar> t = mul(r, s);
+  Matrix3<Scalar> out;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = i; j < 3; ++j) {
+      out(i, j) = t(i, 0) * r(j, 0) + t(i, 1) * r(j, 1) + t(i, 2) * r(j, 2);
+      out(j, i) = out(i, j);
+    }
+  }
+  return out;
+}
+
+/// r m r^T for a general m.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> rotate(const Matrix3<Scalar>& r,
+                                                     const Matrix3<Scalar>& m) {
+  const Matrix3<Scalar> t = mul(r, m);
+  Matrix3<Scalar> out;
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      out(i, j) = t(i, 0) * r(j, 0) + t(i, 1) * r(j, 1) + t(i, 2) * r(j, 2);
+    }
+  }
+  return out;
+}
+
+/// [p]x m: each column crossed with p.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> skew_mul(const Vector3<Scalar>& p,
+                                                       const Matrix3<Scalar>& m) {
+  Matrix3<Scalar> out;
+  for (int j = 0; j < 3; ++j) {
+    out(0, j) = p.y() * m(2, j) - p.z() * m(1, j);
+    out(1, j) = p.z() * m(0, j) - p.x() * m(2, j);
+    out(2, j) = p.x() * m(1, j) - p.y() * m(0, j);
+  }
+  return out;
+}
+
+/// a x (s e_k): the cross product with a scaled coordinate axis, the sparsity a joint whose
+/// axis is in its type exploits (two products instead of six).
+template <int K, typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> cross_axis(const Vector3<Scalar>& a, const Scalar& s) {
+  static_assert(K >= 0 && K < 3, "axis index is 0 (x), 1 (y) or 2 (z)");
+  if constexpr (K == 0) {
+    return Vector3<Scalar>(Scalar(0), a.z() * s, -a.y() * s);
+  } else if constexpr (K == 1) {
+    return Vector3<Scalar>(-a.z() * s, Scalar(0), a.x() * s);
+  } else {
+    return Vector3<Scalar>(a.y() * s, -a.x() * s, Scalar(0));
+  }
+}
+
+/// sign(x) in {-1, 0, 1}; the Coulomb friction model's direction.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Scalar sign(const Scalar& x) {
+  const double v = scalar_value(x);
+  return Scalar(v > 0.0 ? 1 : (v < 0.0 ? -1 : 0));
+}
+
+}  // namespace detail
+}  // namespace chaindyn
