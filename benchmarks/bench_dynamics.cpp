@@ -4,6 +4,8 @@
 // docs/benchmarks.md for how to run and read them.
 #include "bench_common.hpp"
 
+#include <chaindyn/closed_form.hpp>
+
 namespace chaindyn::bench {
 namespace {
 

@@ -2,6 +2,7 @@
 // lecture notes' two-link arm against its Lagrangian closed form, the one-link arm along the
 // notes' cycloidal trajectory, and a 7-joint KUKA iiwa.
 #include <chaindyn/chaindyn.hpp>
+#include <chaindyn/closed_form.hpp>
 
 #include <algorithm>
 #include <cmath>

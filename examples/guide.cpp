@@ -1,6 +1,7 @@
 // The code of docs/guide.md, compiled and checked: every snippet of the guide, in order, with
 // the results the guide states asserted. Run: build/<preset>/examples/chaindyn_guide
 #include <chaindyn/chaindyn.hpp>
+#include <chaindyn/closed_form.hpp>
 
 #include <cmath>
 #include <cstdio>

@@ -12,7 +12,7 @@
 //     equations derived by hand below.
 // Exits non-zero when the engine and the independent derivation disagree.
 #include <chaindyn/closed_form/spherical_pendulum.hpp>
-#include <chaindyn/lagrange.hpp>
+#include <chaindyn/closed_form/euler_lagrange.hpp>
 
 #include "support/output.hpp"
 

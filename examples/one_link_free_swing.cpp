@@ -11,6 +11,7 @@
 //   chaindyn_one_link_free_swing [--out DIR]     (CSV and SVG into DIR)
 #include <chaindyn/chaindyn.hpp>
 #include <chaindyn/simulation.hpp>
+#include <chaindyn/closed_form.hpp>
 
 #include "support/output.hpp"
 

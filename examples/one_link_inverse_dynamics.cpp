@@ -7,6 +7,7 @@
 //   chaindyn_one_link_inverse_dynamics [--out DIR]     (CSV and SVG into DIR)
 #include <chaindyn/chaindyn.hpp>
 #include <chaindyn/simulation.hpp>
+#include <chaindyn/closed_form.hpp>
 
 #include "support/output.hpp"
 

@@ -12,6 +12,8 @@
 // and 3 of their standard deviations), and every parameter of the full 10-parameter fit within 4
 // of its standard deviations.
 #include <chaindyn/chaindyn.hpp>
+#include <chaindyn/simulation.hpp>
+#include <chaindyn/identification.hpp>
 
 #include "support/output.hpp"
 

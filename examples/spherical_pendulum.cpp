@@ -19,6 +19,7 @@
 //   chaindyn_spherical_pendulum [--out DIR]     (CSV and SVG into DIR)
 #include <chaindyn/chaindyn.hpp>
 #include <chaindyn/simulation.hpp>
+#include <chaindyn/closed_form.hpp>
 
 #include "support/output.hpp"
 

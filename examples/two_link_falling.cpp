@@ -13,6 +13,7 @@
 //   chaindyn_two_link_falling [--out DIR]     (CSV and SVG into DIR)
 #include <chaindyn/chaindyn.hpp>
 #include <chaindyn/simulation.hpp>
+#include <chaindyn/closed_form.hpp>
 
 #include "support/output.hpp"
 

@@ -4,6 +4,7 @@
 #include "support/test_support.hpp"
 
 #include <chaindyn/algorithms/coriolis.hpp>
+#include <chaindyn/closed_form.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -6,6 +6,7 @@
 #include "support/test_support.hpp"
 
 #include <chaindyn/builders/dh.hpp>
+#include <chaindyn/closed_form.hpp>
 
 #include <catch2/catch.hpp>
 

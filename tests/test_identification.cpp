@@ -6,8 +6,9 @@
 #include "support/test_support.hpp"
 
 #include <chaindyn/algorithms/inverse_mass_matrix.hpp>
-#include <chaindyn/algorithms/payload_identification.hpp>
-#include <chaindyn/algorithms/regressor.hpp>
+#include <chaindyn/identification/payload_identification.hpp>
+#include <chaindyn/identification/regressor.hpp>
+#include <chaindyn/simulation.hpp>
 
 #include <catch2/catch.hpp>
 

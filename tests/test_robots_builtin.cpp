@@ -6,7 +6,7 @@
 // rnea). One chain type per robot family keeps this translation unit light.
 #include "support/test_support.hpp"
 
-#include <chaindyn/robots/aristo.hpp>
+#include "support/aristo.hpp"
 #include <chaindyn/robots/panda.hpp>
 #include <chaindyn/robots/puma560.hpp>
 #include <chaindyn/robots/two_link_arm.hpp>
@@ -194,16 +194,16 @@ TEST_CASE("PUMA 560: gravity, M and C qd at qn equal the Robotics Toolbox's prin
 
 TEST_CASE("ARISTO: the seeds' two DH rows put frame 2 where the hand computation does",
           "[robots][aristo]") {
-  const auto rows = robots::aristo_seed_rows();
+  const auto rows = test::aristo_seed_rows();
   // frame 2 at (0, 0, 0.322) + 0.3 (cos q2 cos q1, cos q2 sin q1, sin q2), by hand
-  for (const auto& qa : {robots::aristo_seed_initial, robots::aristo_seed_final}) {
+  for (const auto& qa : {test::aristo_seed_initial, test::aristo_seed_final}) {
     const Eigen::Vector2d q = vec(qa);
     const Transform<double> x = dh::standard_pose(rows, q);
     const Eigen::Vector3d hand(0.3 * std::cos(q[1]) * std::cos(q[0]),
                                0.3 * std::cos(q[1]) * std::sin(q[0]), 0.322 + 0.3 * std::sin(q[1]));
     CHECK((x.translation - hand).cwiseAbs().maxCoeff() < 1e-15);
   }
-  CHECK((dh::standard_pose(rows, vec(robots::aristo_seed_initial)).translation -
+  CHECK((dh::standard_pose(rows, vec(test::aristo_seed_initial)).translation -
          Eigen::Vector3d(0, 0, 0.622))
             .cwiseAbs()
             .maxCoeff() < 1e-15);

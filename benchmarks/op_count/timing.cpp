@@ -8,7 +8,7 @@
 
 #include "support/test_support.hpp"
 
-#include <chaindyn/baselines/lagrange_euler.hpp>
+#include "baselines/lagrange_euler.hpp"
 #include <chaindyn/chaindyn.hpp>
 
 #include <algorithm>

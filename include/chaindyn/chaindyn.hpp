@@ -1,19 +1,24 @@
 /// @file
-/// chaindyn: rigid-body dynamics of serial manipulators. The umbrella header.
+/// chaindyn: rigid-body dynamics of serial manipulators. The core umbrella.
 ///
 ///     tau = M(q) qdd + C(q, qd) qd + g(q) + eps(qd)          (eps: joint friction)
 ///
 /// rnea (tau from qdd), crba (M), aba (qdd from tau), nonlinear_effects (C qd + g),
 /// gravity_torques (g), coriolis_matrix (C), christoffel_symbols, forward_dynamics_crba (the
 /// O(n^3) reference), forward_kinematics, frame_pose, jacobian, jdot_qd,
-/// joint_torques_from_wrench, kinetic_energy, potential_energy; regressor, link_regressor,
-/// inertial_parameters, inverse_mass_matrix, PayloadIdentification (least-squares payload from
-/// measured torques); simulate() and trajectories;
-/// the Lagrangian closed forms in chaindyn::closed_form; DH builders in chaindyn::dh; built-in
-/// robots in chaindyn::robots. The URDF parser is separate: chaindyn/urdf.hpp (needs tinyxml2).
+/// joint_torques_from_wrench, kinetic_energy, potential_energy, inverse_mass_matrix,
+/// rnea_derivatives, aba_derivatives; DH builders in chaindyn::dh; built-in robots in
+/// chaindyn::robots.
+///
+/// The opt-in rooms beside it (docs/architecture.md): chaindyn/simulation.hpp (integrators,
+/// simulate, trajectories), chaindyn/closed_form.hpp (Lagrangian closed forms and the
+/// Euler-Lagrange engine), chaindyn/identification.hpp (regressor, payload identification),
+/// chaindyn/urdf.hpp (URDF parser, needs tinyxml2); chaindyn/all.hpp is all but the parser.
 /// Conventions: docs/conventions.md.
 #pragma once
 
+#include "chaindyn/config.hpp"
+#include "chaindyn/error.hpp"
 #include "chaindyn/version.hpp"
 
 #include "chaindyn/spatial/inertia.hpp"
@@ -25,8 +30,9 @@
 
 #include "chaindyn/model/chain.hpp"
 #include "chaindyn/model/data.hpp"
-#include "chaindyn/model/error.hpp"
 #include "chaindyn/model/link.hpp"
+#include "chaindyn/model/payload.hpp"
+#include "chaindyn/model/scalar_cast.hpp"
 
 #include "chaindyn/algorithms/aba.hpp"
 #include "chaindyn/algorithms/aba_derivatives.hpp"
@@ -40,17 +46,10 @@
 #include "chaindyn/algorithms/inverse_mass_matrix.hpp"
 #include "chaindyn/algorithms/jacobian.hpp"
 #include "chaindyn/algorithms/nonlinear_effects.hpp"
-#include "chaindyn/algorithms/payload_identification.hpp"
-#include "chaindyn/algorithms/regressor.hpp"
 #include "chaindyn/algorithms/rnea.hpp"
 #include "chaindyn/algorithms/rnea_derivatives.hpp"
 
-#include "chaindyn/simulation.hpp"
-
-#include "chaindyn/closed_form/closed_form.hpp"
-
 #include "chaindyn/builders/dh.hpp"
-#include "chaindyn/robots/aristo.hpp"
 #include "chaindyn/robots/kuka_iiwa.hpp"
 #include "chaindyn/robots/panda.hpp"
 #include "chaindyn/robots/puma560.hpp"

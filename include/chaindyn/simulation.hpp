@@ -1,5 +1,5 @@
 /// @file
-/// Simulation: trajectories (cycloidal, quintic, trapezoidal), integrators (semi-implicit
+/// Simulation, opt-in beside the core umbrella: trajectories (cycloidal, quintic, trapezoidal), integrators (semi-implicit
 /// Euler, RK4, adaptive Dormand-Prince RK45 with dense output) and simulate() (aba under a
 /// controller). See docs/simulation.md.
 #pragma once

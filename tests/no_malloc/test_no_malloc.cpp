@@ -24,7 +24,7 @@ struct EigenAssertion : std::runtime_error {
 #include <chaindyn/algorithms/coriolis.hpp>
 #include <chaindyn/algorithms/inverse_mass_matrix.hpp>
 #include <chaindyn/algorithms/jacobian.hpp>
-#include <chaindyn/algorithms/regressor.hpp>
+#include <chaindyn/identification/regressor.hpp>
 
 #include <catch2/catch.hpp>
 

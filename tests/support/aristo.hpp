@@ -1,5 +1,6 @@
 /// @file
-/// The seeds' ARISTO 6-DOF arm: the part of its DH table the seeds give (kinematics only).
+/// Course data, not a robot: the lecture notes' ARISTO 6-DOF arm, the two rows of its DH table the
+/// notes show (kinematics only). Used by tests/test_robots_builtin.cpp.
 ///
 /// ## Source and what is missing
 ///
@@ -18,7 +19,7 @@
 /// *Introduction to Robotics* describes the ARISTO, but its table was not available to us), so
 /// chaindyn gives exactly these two rows, as DH rows without inertia, for kinematics:
 ///
-///     const auto rows = chaindyn::robots::aristo_seed_rows();
+///     const auto rows = chaindyn::test::aristo_seed_rows();
 ///     const auto frame2 = chaindyn::dh::standard_pose(rows, Eigen::Vector2d(0, M_PI / 2));
 ///     // frame 2 at (0, 0, 0.622): the upper arm points straight up
 ///
@@ -30,7 +31,7 @@
 
 #include <array>
 
-namespace chaindyn::robots {
+namespace chaindyn::test {
 
 /// Rows 1 and 2 of the ARISTO's RoboAnalyzer DH table (standard form), as the seeds show them;
 /// no inertias (see the file comment).
@@ -46,4 +47,4 @@ inline constexpr std::array<double, 2> aristo_seed_initial = {0, 1.5707963267948
 inline constexpr std::array<double, 2> aristo_seed_final = {1.04719755119659774615,
                                                             1.04719755119659774615};
 
-}  // namespace chaindyn::robots
+}  // namespace chaindyn::test

@@ -1,0 +1,9 @@
+/// @file
+/// Identification, opt-in beside the core umbrella (it brings in <Eigen/SVD>): the
+/// inverse-dynamics regressor (tau = Y pi, linear in 10 inertial parameters per link) and
+/// PayloadIdentification (least-squares mass, centre of mass and inertia of a grasped object
+/// from measured torques). See docs/identification.md.
+#pragma once
+
+#include "chaindyn/identification/payload_identification.hpp"
+#include "chaindyn/identification/regressor.hpp"

@@ -1,0 +1,203 @@
+/// @file
+/// The inverse-dynamics regressor: tau = Y(q, qd, qdd) pi, linear in the inertial parameters
+/// (Atkeson, An & Hollerbach, "Estimation of inertial parameters of manipulator loads and
+/// links", IJRR 5(3), 1986; Khalil & Dombre, "Modeling, identification and control of robots",
+/// ch. 12).
+#pragma once
+
+#include "chaindyn/algorithms/rnea.hpp"
+
+namespace chaindyn {
+
+/// Number of inertial parameters per link.
+inline constexpr int kInertialParametersPerLink = 10;
+
+/// The N x 10N regressor matrix of a model.
+template <typename Model>
+using RegressorMatrix = Eigen::Matrix<typename Model::Scalar, Model::nq,
+                                      kInertialParametersPerLink * Model::nq>;
+/// The 10N vector of inertial parameters of a model.
+template <typename Model>
+using InertialParameters = Eigen::Matrix<typename Model::Scalar,
+                                         kInertialParametersPerLink * Model::nq, 1>;
+
+/// Number of joint-dynamics parameters per joint (damping, Coulomb friction, armature).
+inline constexpr int kJointDynamicsParametersPerJoint = 3;
+/// The N x 13N regressor with joint-dynamics columns (regressor_with_joint_dynamics).
+template <typename Model>
+using RegressorWithJointDynamicsMatrix =
+    Eigen::Matrix<typename Model::Scalar, Model::nq,
+                  (kInertialParametersPerLink + kJointDynamicsParametersPerJoint) * Model::nq>;
+/// The 13N vector [inertial parameters; damping; Coulomb friction; armature].
+template <typename Model>
+using ParametersWithJointDynamics =
+    Eigen::Matrix<typename Model::Scalar,
+                  (kInertialParametersPerLink + kJointDynamicsParametersPerJoint) * Model::nq, 1>;
+
+namespace detail {
+
+/// The spatial inertia with parameter p (0..9, the order of inertial_parameters) set to 1 and
+/// every other parameter 0; not a physical body, only a basis element of the linear map.
+template <typename Scalar>
+Inertia<Scalar> unit_inertia(int p) noexcept {
+  Inertia<Scalar> out;
+  if (p == 0) {
+    out.mass = Scalar(1);
+  } else if (p < 4) {
+    out.first_moment[p - 1] = Scalar(1);
+  } else {
+    // xx, xy, xz, yy, yz, zz
+    constexpr int rows[6] = {0, 0, 0, 1, 1, 2};
+    constexpr int cols[6] = {0, 1, 2, 1, 2, 2};
+    const int r = rows[p - 4], c = cols[p - 4];
+    out.rotational(r, c) = Scalar(1);
+    out.rotational(c, r) = Scalar(1);
+  }
+  return out;
+}
+
+}  // namespace detail
+
+/// The inertial parameters pi of the model the algorithms see (payloads included), 10 per
+/// link, link i's at rows 10 i .. 10 i + 9, in the order
+///     m,  m c_x, m c_y, m c_z,  I_xx, I_xy, I_xz, I_yy, I_yz, I_zz
+/// with c the centre of mass in the link frame and I the rotational inertia about the
+/// LINK-FRAME ORIGIN in link-frame axes (I = I_C - m [c]x [c]x, parallel axis; Inertia's
+/// `rotational`). Products of inertia are the matrix entries (I_xy = -sum m x y), not their
+/// negatives.
+template <typename Model>
+InertialParameters<Model> inertial_parameters(const Model& model) {
+  InertialParameters<Model> pi;
+  for (int i = 0; i < Model::nq; ++i) {
+    const auto& in = model.inertia(std::size_t(i));
+    auto p = pi.template segment<kInertialParametersPerLink>(kInertialParametersPerLink * i);
+    p << in.mass, in.first_moment, in.rotational(0, 0), in.rotational(0, 1),
+        in.rotational(0, 2), in.rotational(1, 1), in.rotational(1, 2), in.rotational(2, 2);
+  }
+  return pi;
+}
+
+namespace detail {
+
+/// The 10 regressor columns of link k into Y's columns col0 .. col0 + 9 (rows of joints after k
+/// are left alone: they are zero), from the velocities and accelerations in data.v, data.a:
+///     Y(i, col0 + p) = S_i^T X^*_{i<-k} (I^p a_k + v_k x* I^p v_k),   i <= k.
+template <typename Model, typename Out>
+void link_regressor_columns(const Model& model, const DataFor<Model>& data, const std::size_t k,
+                            const Eigen::Index col0, Out& Y) noexcept {
+  using Scalar = typename Model::Scalar;
+  const Motion<Scalar>& v = data.v[k];
+  const Motion<Scalar>& a = data.a[k];
+  for (int p = 0; p < kInertialParametersPerLink; ++p) {
+    const Inertia<Scalar> unit = unit_inertia<Scalar>(p);
+    Force<Scalar> f = unit * a + cross(v, unit * v);
+    // carry f from link k to the base, projecting on each joint on the way
+    model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+      if (i > k) return;
+      if (i < k) f = data.liMi[i + 1].act(f);
+      Y(Eigen::Index(i), col0 + p) = joint.project(f);
+    });
+  }
+}
+
+}  // namespace detail
+
+/// Fills Y with the regressor of the rigid-body part of rnea:
+///     Y(q, qd, qdd) * inertial_parameters(model) = rnea(model, q, qd, qdd)
+///                                                  - damping qd - friction sign(qd) - armature qdd
+/// (gravity included; joint dynamics are not inertial parameters and stay out of Y: add them
+/// to Y pi, or use regressor_with_joint_dynamics, which appends their columns). Y depends on the kinematics
+/// (placements, axes, gravity) and the state only, never on the model's inertias.
+///
+/// Method: link k's body force f_k = I_k a_k + v_k x* I_k v_k (RBDA eq. 5.9) is linear in
+/// link k's 10 parameters, f_k = sum_p pi_kp (I^p a_k + v_k x* I^p v_k) with I^p the unit
+/// inertias; joint i <= k feels S_i^T X^*_{i<-k} f_k (RBDA eq. 5.10-11), so
+///     Y(i, 10 k + p) = S_i^T X^*_{i<-k} (I^p a_k + v_k x* I^p v_k),   i <= k,   0 for i > k.
+/// O(10 n^2). Uses data.liMi, v, a (and f, tau) as scratch. No allocation.
+template <typename Model>
+void regressor(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+               const typename Model::Vector& qd, const typename Model::Vector& qdd,
+               RegressorMatrix<Model>& Y) noexcept {
+  // Velocities and accelerations (with -gravity at the base): the RNEA's forward pass.
+  detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
+  Y.setZero();
+  for (std::size_t k = 0; k < std::size_t(Model::nq); ++k) {
+    detail::link_regressor_columns(model, data, k,
+                                   Eigen::Index(kInertialParametersPerLink * k), Y);
+  }
+}
+
+/// The N x 10 regressor of link k alone: regressor's columns 10 k .. 10 k + 9, so that
+/// Y_k * (link k's 10 parameters) is the torque link k's inertia causes (rows i > k are zero).
+/// The torque a payload on link k adds is Y_k times the payload's parameters (about link k's
+/// origin, the order of inertial_parameters). O(10 n). No allocation.
+template <typename Model>
+void link_regressor(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+                    const typename Model::Vector& qd, const typename Model::Vector& qdd,
+                    std::size_t k,
+                    Eigen::Matrix<typename Model::Scalar, Model::nq, kInertialParametersPerLink>& Yk)
+    noexcept {
+  detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
+  Yk.setZero();
+  detail::link_regressor_columns(model, data, k, 0, Yk);
+}
+
+/// The parameters of regressor_with_joint_dynamics: inertial_parameters(model) (10 N), then
+/// the joints' viscous damping (N), Coulomb friction (N) and armature (N), in joint order.
+template <typename Model>
+ParametersWithJointDynamics<Model> parameters_with_joint_dynamics(const Model& model) {
+  ParametersWithJointDynamics<Model> out;
+  out << inertial_parameters(model), model.damping(), model.friction(), model.armature();
+  return out;
+}
+
+/// The regressor of all of rnea, joint dynamics included:
+///     Y(q, qd, qdd) * parameters_with_joint_dynamics(model) = rnea(model, q, qd, qdd).
+/// Columns 0 .. 10N-1 are regressor's; then one column per joint and quantity, non-zero only in
+/// the joint's own row, the terms of joint_friction and the armature torque:
+///     Y(i, 10N + i) = qd_i  (damping),  Y(i, 11N + i) = sign(qd_i)  (Coulomb friction),
+///     Y(i, 12N + i) = qdd_i  (armature: rotor inertia reflected through the gear ratio).
+/// sign(0) = 0, as in rnea (no stiction). O(10 n^2). No allocation.
+template <typename Model>
+void regressor_with_joint_dynamics(const Model& model, DataFor<Model>& data,
+                                   const typename Model::Vector& q,
+                                   const typename Model::Vector& qd,
+                                   const typename Model::Vector& qdd,
+                                   RegressorWithJointDynamicsMatrix<Model>& Y) noexcept {
+  constexpr Eigen::Index n = Model::nq, ni = kInertialParametersPerLink * n;
+  detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
+  Y.setZero();
+  for (std::size_t k = 0; k < std::size_t(n); ++k) {
+    detail::link_regressor_columns(model, data, k,
+                                   Eigen::Index(kInertialParametersPerLink * k), Y);
+  }
+  for (Eigen::Index i = 0; i < n; ++i) {
+    Y(i, ni + i) = qd[i];
+    Y(i, ni + n + i) = detail::sign(qd[i]);
+    Y(i, ni + 2 * n + i) = qdd[i];
+  }
+}
+
+/// Returning form of regressor_with_joint_dynamics.
+template <typename Model>
+RegressorWithJointDynamicsMatrix<Model> regressor_with_joint_dynamics(
+    const Model& model, const typename Model::Vector& q, const typename Model::Vector& qd,
+    const typename Model::Vector& qdd) {
+  Data<Model> data;
+  RegressorWithJointDynamicsMatrix<Model> Y;
+  regressor_with_joint_dynamics(model, data, q, qd, qdd, Y);
+  return Y;
+}
+
+/// Returning form of regressor.
+template <typename Model>
+RegressorMatrix<Model> regressor(const Model& model, const typename Model::Vector& q,
+                                 const typename Model::Vector& qd,
+                                 const typename Model::Vector& qdd) {
+  Data<Model> data;
+  RegressorMatrix<Model> Y;
+  regressor(model, data, q, qd, qdd, Y);
+  return Y;
+}
+
+}  // namespace chaindyn

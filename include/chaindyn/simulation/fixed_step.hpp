@@ -1,0 +1,116 @@
+/// @file
+/// The fixed-step methods: semi-implicit (symplectic) Euler and classic Runge-Kutta 4.
+#pragma once
+
+#include "chaindyn/simulation/integration_options.hpp"
+
+namespace chaindyn {
+namespace detail {
+
+/// The methods below keep this invariant, on which simulate() relies to record the torque: the
+/// last call of eval before an emit is at the emitted (t, q, qd).
+///   eval(t, q, qd, qdd_out) computes qdd_out = f(t, q, qd);
+///   emit(t, q, qd, qdd) hands one sample on.
+
+/// Semi-implicit Euler step given a = f(t, q, qd): qd += h a; q += h qd.
+template <typename Vector>
+void semi_implicit_euler_update(typename Vector::Scalar h, const Vector& a, Vector& q,
+                                Vector& qd) noexcept {
+  qd += h * a;
+  q += h * qd;
+}
+
+/// Workspace of the classic RK4 step.
+template <typename Vector>
+struct Rk4Work {
+  Vector q2, qd2, a2, q3, qd3, a3, q4, qd4, a4;
+  explicit Rk4Work(Eigen::Index n) {
+    for (Vector* x : {&q2, &qd2, &a2, &q3, &qd3, &a3, &q4, &qd4, &a4}) *x = sized<Vector>(n);
+  }
+};
+
+/// One classic RK4 step (Kutta 1901; Hairer, Norsett & Wanner I, Table II.1.2) of y' = (qd,
+/// f(t, q, qd)), given a1 = f(t, q, qd).
+template <typename Vector, typename Eval>
+void rk4_update(Eval& eval, typename Vector::Scalar t, typename Vector::Scalar h,
+                const Vector& a1, Vector& q, Vector& qd, Rk4Work<Vector>& w) {
+  using Scalar = typename Vector::Scalar;
+  const Scalar half = h / Scalar(2);
+  w.q2 = q + half * qd;
+  w.qd2 = qd + half * a1;
+  eval(t + half, w.q2, w.qd2, w.a2);
+  w.q3 = q + half * w.qd2;
+  w.qd3 = qd + half * w.a2;
+  eval(t + half, w.q3, w.qd3, w.a3);
+  w.q4 = q + h * w.qd3;
+  w.qd4 = qd + h * w.a3;
+  eval(t + h, w.q4, w.qd4, w.a4);
+  const Scalar sixth = h / Scalar(6);
+  q += sixth * (qd + Scalar(2) * (w.qd2 + w.qd3) + w.qd4);
+  qd += sixth * (a1 + Scalar(2) * (w.a2 + w.a3) + w.a4);
+}
+
+/// The fixed-step methods. The step grid is t_k = k h with h = dt, or, with an output interval
+/// P = m dt (m an integer), t_k = (k / m) P + (k % m) h with h = P / m, so that every m-th step
+/// ends exactly at a multiple of P. The last step ends at t_end exactly (shorter when t_end is
+/// not on the grid). Samples: t = 0, every step or every m-th step, and t_end.
+template <typename Vector, typename Eval, typename Emit>
+IntegrationStats integrate_fixed(Eval& eval, const Vector& q0, const Vector& qd0,
+                                 typename Vector::Scalar t_end,
+                                 const IntegrationOptions<typename Vector::Scalar>& o,
+                                 Emit& emit) {
+  using Scalar = typename Vector::Scalar;
+  using std::ceil;
+  using std::round;
+  using std::sqrt;
+  IntegrationStats stats;
+  const Eigen::Index n = q0.size();
+  Vector q = q0, qd = qd0, a = sized<Vector>(n);
+  Rk4Work<Vector> work(n);
+  eval(Scalar(0), q, qd, a);
+  ++stats.evaluations;
+  emit(Scalar(0), q, qd, a);
+  if (!(t_end > Scalar(0))) return stats;
+
+  const bool sampled = o.output_interval > Scalar(0);
+  const Scalar period = sampled ? o.output_interval : o.dt;
+  const std::size_t every = sampled ? std::size_t(round(o.output_interval / o.dt)) : 1;
+  const Scalar h_grid = period / Scalar(every);
+  // Number of steps: t_end / h rounded up, except that a t_end within rounding of the grid
+  // ends with a full step (no sliver of a step at the end).
+  const Scalar ratio = t_end / h_grid;
+  Scalar steps_real = round(ratio);
+  if (std::abs(double(ratio - steps_real)) >
+      double(sqrt(std::numeric_limits<Scalar>::epsilon()) * std::max(Scalar(1), ratio))) {
+    steps_real = ceil(ratio);
+  }
+  const double steps_d = std::max(1.0, double(steps_real));
+  if (!(steps_d <= double(o.max_steps))) {
+    throw_error<IntegrationError>("integrate: t_end / dt = ", steps_d,
+                                  " steps exceed max_steps (", o.max_steps, ")");
+  }
+  const auto steps = std::size_t(steps_d);
+  const auto grid = [&](std::size_t k) {
+    return Scalar(k / every) * period + Scalar(k % every) * h_grid;
+  };
+
+  for (std::size_t k = 0; k < steps; ++k) {
+    const Scalar t = grid(k);
+    const Scalar t_next = k + 1 == steps ? t_end : std::min(t_end, grid(k + 1));
+    const Scalar h = t_next - t;
+    if (o.integrator == Integrator::semi_implicit_euler) {
+      semi_implicit_euler_update(h, a, q, qd);
+    } else {
+      rk4_update(eval, t, h, a, q, qd, work);
+      stats.evaluations += 3;
+    }
+    eval(t_next, q, qd, a);  // the next step's first stage, and the sample's qdd
+    ++stats.evaluations;
+    ++stats.steps;
+    if ((k + 1) % every == 0 || k + 1 == steps) emit(t_next, q, qd, a);
+  }
+  return stats;
+}
+
+}  // namespace detail
+}  // namespace chaindyn
