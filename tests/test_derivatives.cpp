@@ -70,7 +70,7 @@ void check_derivatives(const DModel& dm, const ADModel& am, std::mt19937& gen, W
 
     // inverse dynamics
     rnea_derivatives(dm, *data, q, qd, qdd);
-    REQUIRE(relative_error(data->tau, rnea(dm, q, qd, qdd)) < 1e-13);
+    REQUIRE(relative_error(data->data.tau, rnea(dm, q, qd, qdd)) < 1e-13);
     const auto id = [&](const DV& a, const DV& b, const DV& c) -> DV { return rnea(dm, a, b, c); };
     const double fd_q = relative_error(data->dtau_dq, central_difference(id, q, qd, qdd, 0));
     const double fd_qd = relative_error(data->dtau_dqd, central_difference(id, q, qd, qdd, 1));
@@ -93,7 +93,7 @@ void check_derivatives(const DModel& dm, const ADModel& am, std::mt19937& gen, W
 
     // forward dynamics
     aba_derivatives(dm, *data, q, qd, tau);
-    REQUIRE(relative_error(data->qdd, aba(dm, q, qd, tau)) < 1e-13);
+    REQUIRE(relative_error(data->data.qdd, aba(dm, q, qd, tau)) < 1e-13);
     const auto fdyn = [&](const DV& a, const DV& b, const DV& c) -> DV { return aba(dm, a, b, c); };
     const double fa_q = relative_error(data->dqdd_dq, central_difference(fdyn, q, qd, tau, 0));
     const double fa_qd = relative_error(data->dqdd_dqd, central_difference(fdyn, q, qd, tau, 1));

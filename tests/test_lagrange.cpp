@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include <chaindyn/closed_form/euler_lagrange.hpp>
+#include <chaindyn/closed_form.hpp>
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;

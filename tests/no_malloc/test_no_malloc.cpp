@@ -181,5 +181,5 @@ TEMPLATE_TEST_CASE("rnea_derivatives and aba_derivatives make no heap allocation
   aba_derivatives(model, *data, q, qd, tau);
   REQUIRE(data->dtau_dq.allFinite());
   REQUIRE(data->dqdd_dq.allFinite());
-  REQUIRE((data->qdd - qdd).cwiseAbs().maxCoeff() < 1e-8);
+  REQUIRE((data->data.qdd - qdd).cwiseAbs().maxCoeff() < 1e-8);
 }

@@ -27,12 +27,10 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   // Pass 1, base to tip: poses, motion subspaces, velocities, velocity-product accelerations,
   // rigid inertias and bias forces, all in base coordinates.
   joint_poses(model, data, q);
-  model.for_each_joint_rolled([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.for_each_joint_loop([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    // (oMi[0] is set after this loop: copying liMi[0] just after joint_poses stored it makes
-    // g++ 12 stall on store forwarding, measured +45 ns per call at n = 1)
-    if (i > 0) data.oMi[i] = (i == 1 ? data.liMi[0] : data.oMi[i - 1]) * data.liMi[i];
-    const Transform<Scalar>& x = i == 0 ? data.liMi[i] : data.oMi[i];
+    const Transform<Scalar>& x = data.oMi[i] =
+        i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
     const Motion<Scalar>& s = data.oS[i] = joint.subspace_in(x);
     // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA Table 7.1
     Motion<Scalar>& v = data.ov[i];
@@ -44,9 +42,8 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     data.opA[i] = cross(v, inertia * v);
     if (f_ext) data.opA[i] -= x.act((*f_ext)[i]);
   });
-  data.oMi[0] = data.liMi[0];
   // Pass 2, tip to base: articulated inertias and bias forces.
-  model.for_each_joint_reverse_rolled([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+  model.for_each_joint_reverse_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     // U_i = IA_i S_i;  D_i = S_i^T U_i (+ armature);  u_i = tau_i - S_i^T pA_i (- friction)
@@ -64,7 +61,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     }
   });
   // Pass 3, base to tip: accelerations.
-  model.for_each_joint_rolled([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+  model.for_each_joint_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     // a'_i = a_p(i) + c_i, a_0 = -gravity;  qdd_i = (u_i - U_i^T a'_i) / D_i;  a_i = a'_i + S_i qdd_i
     Motion<Scalar>& a = data.oa[i];

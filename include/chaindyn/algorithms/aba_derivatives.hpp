@@ -25,20 +25,21 @@ struct AbaDerivatives {
 };
 
 /// d qdd / d q, d qdd / d qd and M^-1 of aba(model, q, qd, tau) (friction and armature
-/// included). noexcept, no allocation. Fills data.dqdd_dq, data.dqdd_dqd, data.dqdd_dtau, data.qdd
-/// (= aba), and what aba, rnea_derivatives and inverse_mass_matrix fill (data.Minv).
+/// included). noexcept, no allocation. Fills dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau,
+/// dd.data.qdd (= aba), and what aba, rnea_derivatives and inverse_mass_matrix fill.
 template <typename Model>
-void aba_derivatives(const Model& model, DerivativesDataFor<Model>& data,
+void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
                      const typename Model::Vector& q, const typename Model::Vector& qd,
                      const typename Model::Vector& tau) noexcept {
   using Vector = typename Model::Vector;
+  Data<Model>& data = dd.data;
   aba(model, data, q, qd, tau);
   const Vector qdd = data.qdd;
-  rnea_derivatives(model, data, q, qd, qdd);
+  rnea_derivatives(model, dd, q, qd, qdd);
   inverse_mass_matrix(model, data, q);
-  data.dqdd_dtau = data.Minv;
-  data.dqdd_dq.noalias() = -(data.dqdd_dtau * data.dtau_dq);
-  data.dqdd_dqd.noalias() = -(data.dqdd_dtau * data.dtau_dqd);
+  dd.dqdd_dtau = data.Minv;
+  dd.dqdd_dq.noalias() = -(dd.dqdd_dtau * dd.dtau_dq);
+  dd.dqdd_dqd.noalias() = -(dd.dqdd_dtau * dd.dtau_dqd);
   data.qdd = qdd;
 }
 
@@ -47,9 +48,9 @@ template <typename Model>
 AbaDerivatives<Model> aba_derivatives(const Model& model, const typename Model::Vector& q,
                                       const typename Model::Vector& qd,
                                       const typename Model::Vector& tau) {
-  auto data = std::make_unique<DerivativesData<Model>>();
-  aba_derivatives(model, *data, q, qd, tau);
-  return AbaDerivatives<Model>{data->dqdd_dq, data->dqdd_dqd, data->dqdd_dtau};
+  auto dd = std::make_unique<DerivativesData<Model>>();
+  aba_derivatives(model, *dd, q, qd, tau);
+  return AbaDerivatives<Model>{dd->dqdd_dq, dd->dqdd_dqd, dd->dqdd_dtau};
 }
 
 }  // namespace chaindyn

@@ -30,6 +30,7 @@
 ///   computed tip to base in one pass: O(n) 6x6 work, O(n^2) dot products.
 #pragma once
 
+#include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/model/data.hpp"
 
 namespace chaindyn {
@@ -76,29 +77,26 @@ Force<Scalar> to_force(const Eigen::Matrix<Scalar, 6, 1>& x) {
 /// C(q, qd), the Coriolis and centrifugal matrix in Christoffel form (file comment):
 /// C(q, qd) qd = nonlinear_effects(q, qd) - gravity_torques(q), Mdot - 2C skew-symmetric,
 /// C_ij = sum_k Gamma_ijk qd_k. Joint friction and armature do not enter (the armature is
-/// constant in M). O(n^2). Fills data.C (and data.liMi, oMi, oS, ov, oSdot, and data.Ic, here
-/// the composite inertias in BASE coordinates).
+/// constant in M). O(n^2). Fills data.C (and data.liMi, oMi, oS, ov, oSdot, oIc).
 template <typename Model>
 void coriolis_matrix(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
                      const typename Model::Vector& qd) noexcept {
   using Scalar = typename Model::Scalar;
   constexpr std::size_t n = std::size_t(Model::nq);
   // Forward pass: everything in base coordinates about the base origin.
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  detail::world_kinematics(model, data, q);  // oMi, S_i = oS[i]
+  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    data.liMi[i] = joint.pose(model.placement(i), q[k]);
-    data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
-    data.oS[i] = data.oMi[i].act(joint.motion(Scalar(1)));                       // S_i
     data.ov[i] = i == 0 ? data.oS[i] * qd[k] : data.ov[i - 1] + data.oS[i] * qd[k];  // v_i
     data.oSdot[i] = cross(data.ov[i], data.oS[i]);                              // v_i x S_i
-    data.Ic[i] = model.inertia(i).transformed_by(data.oMi[i]);                  // I_i
+    data.oIc[i] = model.inertia(i).transformed_by(data.oMi[i]);                 // I_i
   });
   // Backward pass: composite Ic_c, Bc_c and row/column c of C.
   detail::Matrix6<Scalar> bc = detail::Matrix6<Scalar>::Zero();
   for (std::size_t c = n; c-- > 0;) {
-    bc += detail::coriolis_b(data.Ic[c], data.ov[c]);
-    if (c + 1 < n) data.Ic[c] += data.Ic[c + 1];
-    const Inertia<Scalar>& ic = data.Ic[c];
+    bc += detail::coriolis_b(data.oIc[c], data.ov[c]);
+    if (c + 1 < n) data.oIc[c] += data.oIc[c + 1];
+    const Inertia<Scalar>& ic = data.oIc[c];
     const Motion<Scalar>& s = data.oS[c];
     const Force<Scalar> f1 = ic * data.oSdot[c] + detail::to_force<Scalar>(bc * s.vector());
     const Force<Scalar> f2 = ic * s;

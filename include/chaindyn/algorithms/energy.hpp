@@ -14,9 +14,10 @@ typename Model::Scalar kinetic_energy(const Model& model, DataFor<Model>& data,
                                       const typename Model::Vector& qd) noexcept {
   using Scalar = typename Model::Scalar;
   Scalar t(0);
+  detail::joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    const Transform<Scalar>& x = data.liMi[i] = joint.pose(model.placement(i), q[k]);
+    const Transform<Scalar>& x = data.liMi[i];
     Motion<Scalar>& v = data.v[i];
     v = i == 0 ? joint.motion(qd[k]) : x.act_inv(data.v[i - 1]) + joint.motion(qd[k]);
     t += dot(v, model.inertia(i) * v) + model.armature()[k] * qd[k] * qd[k];

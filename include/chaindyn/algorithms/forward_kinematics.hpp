@@ -23,6 +23,22 @@ inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, DataFor<Model
   });
 }
 
+/// The world-frame kinematics of links 0..last: data.liMi (every link, by joint_poses),
+/// data.oMi[i] = oMi[i-1] liMi[i] and the joint's motion subspace column in base coordinates
+/// about the base origin, data.oS[i] = oMi[i].act(S_i) (RBDA eq. 2.24; joint.subspace_in). The
+/// first pass of jacobian, joint_torques_from_wrench, coriolis_matrix and rnea_derivatives.
+template <typename Model>
+inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
+    const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+    std::size_t last = std::size_t(Model::nq - 1)) noexcept {
+  joint_poses(model, data, q);
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    if (i > last) return;
+    data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
+    data.oS[i] = joint.subspace_in(data.oMi[i]);
+  });
+}
+
 }  // namespace detail
 
 /// Fills data.liMi (pose of link i in its parent: placement_i * J_i(q_i)) and data.oMi (pose

@@ -3,6 +3,7 @@
 /// algorithm (RBDA Table 7.1) driven by unit joint forces.
 #pragma once
 
+#include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/model/data.hpp"
 
 namespace chaindyn {
@@ -28,8 +29,8 @@ void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
   using Scalar = typename Model::Scalar;
   constexpr std::size_t n = std::size_t(Model::nq);
   // Poses and rigid-body inertias, base to tip.
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-    data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)]);
+  detail::joint_poses(model, data, q);
+  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.IA[i] = ArticulatedInertia<Scalar>(model.inertia(i));
   });
   // Articulated inertias, tip to base: U_i = IA_i S_i, D_i = S_i^T U_i + armature_i,

@@ -22,20 +22,12 @@ using FrameVector = Eigen::Matrix<typename Model::Scalar, 6, 1>;
 
 namespace detail {
 
-/// Forward kinematics of links 0..link and their motion subspace columns in base coordinates
-/// about the base origin, oS_i = oMi[i].act(S_i) (RBDA eq. 2.24); then oMf. Fills data.liMi,
-/// data.oMi and data.oS for 0..link, and data.oMf.
+/// World-frame kinematics of links 0..link (world_kinematics: liMi, oMi, oS), then oMf.
 template <typename Model>
 void joint_columns(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
                    std::size_t link,
                    const Transform<typename Model::Scalar>& frame_in_link) noexcept {
-  using Scalar = typename Model::Scalar;
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-    if (i > link) return;
-    data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)]);
-    data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
-    data.oS[i] = data.oMi[i].act(joint.motion(Scalar(1)));
-  });
+  world_kinematics(model, data, q, link);
   data.oMf = data.oMi[link] * frame_in_link;
 }
 
@@ -125,10 +117,11 @@ void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vec
              const Transform<typename Model::Scalar>& frame_in_link, ReferenceFrame rf,
              FrameVector<Model>& out) noexcept {
   using Scalar = typename Model::Scalar;
+  detail::joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     if (i > link) return;
     const auto k = Eigen::Index(i);
-    const Transform<Scalar>& x = data.liMi[i] = joint.pose(model.placement(i), q[k]);
+    const Transform<Scalar>& x = data.liMi[i];
     data.oMi[i] = i == 0 ? x : data.oMi[i - 1] * x;
     // v_i = Xup_i v_p + S_i qd_i,  a_i = Xup_i a_p + v_i x S_i qd_i (qdd = 0)   RBDA eqs. (5.6-5.7)
     Motion<Scalar>& v = data.v[i];

@@ -11,7 +11,8 @@ namespace chaindyn {
 template <typename Model>
 void gravity_torques(const Model& model, DataFor<Model>& data,
                      const typename Model::Vector& q) noexcept {
-  detail::rnea_pass<false, false, false>(model, data, q, q, q, nullptr);
+  detail::rnea_pass<false, false, false>(model, data, q, detail::NoArgument{},
+                                         detail::NoArgument{}, nullptr);
 }
 
 template <typename Model>
@@ -26,7 +27,7 @@ typename Model::Vector gravity_torques(const Model& model, const typename Model:
 template <typename Model>
 void nonlinear_effects(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
                        const typename Model::Vector& qd) noexcept {
-  detail::rnea_pass<true, false, false>(model, data, q, qd, qd, nullptr);
+  detail::rnea_pass<true, false, false>(model, data, q, qd, detail::NoArgument{}, nullptr);
   data.nle = data.tau;
 }
 

@@ -10,12 +10,19 @@ namespace chaindyn {
 
 namespace detail {
 
-/// The RNEA with terms switched off at compile time, shared by rnea, nonlinear_effects and
-/// gravity_torques. Fills data.liMi, data.v (when kVelocity), data.a, data.f, data.tau.
-template <bool kVelocity, bool kAcceleration, bool kJointDynamics, typename Model>
+/// The argument of a term rnea_pass has switched off (gravity_torques has no qd or qdd).
+struct NoArgument {};
+
+/// The RNEA with terms switched off at compile time, shared by rnea, nonlinear_effects,
+/// gravity_torques and the regressor. qd is read only when kVelocity, qdd only when
+/// kAcceleration (pass NoArgument{} otherwise); kJointDynamics needs both. Fills data.liMi,
+/// data.v (when kVelocity), data.a, data.f, data.tau.
+template <bool kVelocity, bool kAcceleration, bool kJointDynamics, typename Model, typename Qd,
+          typename Qdd>
 void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-               const typename Model::Vector& qd, const typename Model::Vector& qdd,
-               const LinkForces<Model>* f_ext) noexcept {
+               const Qd& qd, const Qdd& qdd, const LinkForces<Model>* f_ext) noexcept {
+  static_assert(!kJointDynamics || (kVelocity && kAcceleration),
+                "joint friction and armature need qd and qdd");
   using Scalar = typename Model::Scalar;
   // Forward pass: base to tip.
   joint_poses(model, data, q);

@@ -33,6 +33,7 @@
 #pragma once
 
 #include "chaindyn/algorithms/coriolis.hpp"
+#include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/model/data.hpp"
 
@@ -41,15 +42,20 @@
 
 namespace chaindyn {
 
-/// The workspace of rnea_derivatives and aba_derivatives: a Data<Model> (so it can be passed
-/// to every other in-place algorithm too) plus the derivative matrices and their intermediates.
-/// Fixed-size: no allocation.
+/// The workspace of rnea_derivatives and aba_derivatives: a Data<Model> (`data`: the kinematics,
+/// the RNEA and ABA intermediates, tau, qdd, Minv; pass it to any other in-place algorithm) and
+/// beside it the derivative matrices and the intermediates only the derivatives need. About
+/// 5 n^2 + 30 n numbers: allocate it once (e.g. std::make_unique), reuse it. Fixed-size: the
+/// algorithms allocate nothing.
 template <typename Model>
-struct DerivativesData : Data<Model> {
-  using typename Data<Model>::Scalar;
-  using typename Data<Model>::Matrix;
+struct DerivativesData {
+  using Scalar = typename Model::Scalar;
+  using Matrix = typename Model::Matrix;
   template <typename T>
   using PerLink = typename Data<Model>::template PerLink<T>;
+
+  Data<Model> data;  ///< tau (rnea_derivatives), qdd (aba_derivatives), the base-coordinate
+                     ///< kinematics oMi, oS, ov, oa and composite inertias oIc, Minv, ...
 
   Matrix dtau_dq = Matrix::Zero();    ///< d tau / d q (rnea_derivatives)
   Matrix dtau_dqd = Matrix::Zero();   ///< d tau / d qd (rnea_derivatives)
@@ -57,10 +63,10 @@ struct DerivativesData : Data<Model> {
   Matrix dqdd_dqd = Matrix::Zero();   ///< d qdd / d qd (aba_derivatives)
   Matrix dqdd_dtau = Matrix::Zero();  ///< d qdd / d tau = M^-1 (aba_derivatives)
 
-  PerLink<Motion<Scalar>> oa;         ///< link accelerations, base coordinates (incl. -gravity)
-  PerLink<Force<Scalar>> of;          ///< F_k = sum_{i>=k} f_i, base coordinates
-  PerLink<Motion<Scalar>> psi;        ///< S_j x v_{j-1}
-  PerLink<Motion<Scalar>> u;          ///< S_j x a_{j-1} - psi_j x v_{j-1}
+  // Base coordinates, about the base origin (rnea_derivatives).
+  PerLink<Force<Scalar>> of;          ///< F_k = sum_{i>=k} f_i
+  PerLink<Motion<Scalar>> psi;        ///< psi_j = S_j x v_{j-1}
+  PerLink<Motion<Scalar>> upsilon;    ///< u_j = S_j x a_{j-1} - psi_j x v_{j-1}
 };
 
 template <typename Model>
@@ -79,69 +85,68 @@ struct RneaDerivatives {
 
 /// d tau / d q and d tau / d qd of rnea(model, q, qd, qdd) (friction and armature included as
 /// rnea has them; see the file comment for the derivation). O(n^2), noexcept, no allocation.
-/// Fills data.dtau_dq, data.dtau_dqd, data.tau (= rnea), and in BASE coordinates data.oMi,
-/// oS, ov, oa, of, Ic (composite inertias), psi, u; data.liMi.
+/// Fills dd.dtau_dq, dd.dtau_dqd, dd.of, dd.psi, dd.upsilon and dd.data.tau (= rnea), and in
+/// base coordinates dd.data.oMi, oS, ov, oa, oIc (composite inertias); dd.data.liMi.
 template <typename Model>
-void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& data,
+void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
                       const typename Model::Vector& q, const typename Model::Vector& qd,
                       const typename Model::Vector& qdd) noexcept {
   using Scalar = typename Model::Scalar;
   constexpr std::size_t n = std::size_t(Model::nq);
+  Data<Model>& data = dd.data;
   // Forward pass: kinematics in base coordinates, psi_j and u_j, f_i (into of[i]).
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  detail::world_kinematics(model, data, q);  // oMi, S_i = oS[i]
+  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    data.liMi[i] = joint.pose(model.placement(i), q[k]);
-    data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
-    const Motion<Scalar> s = data.oMi[i].act(joint.motion(Scalar(1)));
-    data.oS[i] = s;
+    const Motion<Scalar>& s = data.oS[i];
     const Motion<Scalar>& a_parent = i == 0 ? model.base_acceleration() : data.oa[i - 1];
     if (i == 0) {
-      data.psi[i] = Motion<Scalar>();
-      data.u[i] = cross(s, a_parent);
+      dd.psi[i] = Motion<Scalar>();
+      dd.upsilon[i] = cross(s, a_parent);
       data.ov[i] = s * qd[k];
     } else {
       const Motion<Scalar>& v_parent = data.ov[i - 1];
-      data.psi[i] = cross(s, v_parent);
-      data.u[i] = cross(s, a_parent) - cross(data.psi[i], v_parent);
+      dd.psi[i] = cross(s, v_parent);
+      dd.upsilon[i] = cross(s, a_parent) - cross(dd.psi[i], v_parent);
       data.ov[i] = v_parent + s * qd[k];
     }
     // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
     data.oa[i] = a_parent + s * qdd[k] + cross(data.ov[i], s) * qd[k];
-    const Inertia<Scalar>& inertia = data.Ic[i] = model.inertia(i).transformed_by(data.oMi[i]);
-    data.of[i] = inertia * data.oa[i] + cross(data.ov[i], inertia * data.ov[i]);
+    const Inertia<Scalar>& inertia = data.oIc[i] = model.inertia(i).transformed_by(data.oMi[i]);
+    dd.of[i] = inertia * data.oa[i] + cross(data.ov[i], inertia * data.ov[i]);
   });
   // Backward pass: composites Ic_k, Bc_k, F_k; row k (columns j <= k) and column k (rows r < k).
   detail::Matrix6<Scalar> bc = detail::Matrix6<Scalar>::Zero();
   for (std::size_t k = n; k-- > 0;) {
     const auto kk = Eigen::Index(k);
-    bc += detail::coriolis_b(data.Ic[k], data.ov[k]);
+    bc += detail::coriolis_b(data.oIc[k], data.ov[k]);
     if (k + 1 < n) {
-      data.Ic[k] += data.Ic[k + 1];
-      data.of[k] += data.of[k + 1];
+      data.oIc[k] += data.oIc[k + 1];
+      dd.of[k] += dd.of[k + 1];
     }
-    const Inertia<Scalar>& ic = data.Ic[k];
+    const Inertia<Scalar>& ic = data.oIc[k];
     const Motion<Scalar>& s = data.oS[k];
-    const Force<Scalar>& fk = data.of[k];
+    const Force<Scalar>& fk = dd.of[k];
     data.tau[kk] = dot(s, fk) + joint_friction(model, k, qd[kk]) + model.armature()[kk] * qdd[kk];
     // Row k: S_k^T Ic_k = (Ic_k S_k)^T and S_k^T Bc_k = (Bc_k^T S_k)^T.
     const Force<Scalar> ics = ic * s;
     const Force<Scalar> bts = detail::to_force<Scalar>(bc.transpose() * s.vector());
     for (std::size_t j = 0; j <= k; ++j) {
       const auto kj = Eigen::Index(j);
-      data.dtau_dq(kk, kj) = -(dot(data.u[j], ics) + Scalar(2) * dot(data.psi[j], bts));
-      data.dtau_dqd(kk, kj) = Scalar(2) * (dot(data.oS[j], bts) - dot(data.psi[j], ics));
+      dd.dtau_dq(kk, kj) = -(dot(dd.upsilon[j], ics) + Scalar(2) * dot(dd.psi[j], bts));
+      dd.dtau_dqd(kk, kj) = Scalar(2) * (dot(data.oS[j], bts) - dot(dd.psi[j], ics));
     }
     // Column k, rows r < k.
-    const Force<Scalar> bpsi = detail::to_force<Scalar>(bc * data.psi[k].vector());
-    const Force<Scalar> col_q = cross(s, fk) - ic * data.u[k] - Scalar(2) * bpsi;
+    const Force<Scalar> bpsi = detail::to_force<Scalar>(bc * dd.psi[k].vector());
+    const Force<Scalar> col_q = cross(s, fk) - ic * dd.upsilon[k] - Scalar(2) * bpsi;
     const Force<Scalar> col_qd =
-        Scalar(2) * (detail::to_force<Scalar>(bc * s.vector()) - ic * data.psi[k]);
+        Scalar(2) * (detail::to_force<Scalar>(bc * s.vector()) - ic * dd.psi[k]);
     for (std::size_t r = 0; r < k; ++r) {
       const auto kr = Eigen::Index(r);
-      data.dtau_dq(kr, kk) = dot(data.oS[r], col_q);
-      data.dtau_dqd(kr, kk) = dot(data.oS[r], col_qd);
+      dd.dtau_dq(kr, kk) = dot(data.oS[r], col_q);
+      dd.dtau_dqd(kr, kk) = dot(data.oS[r], col_qd);
     }
-    data.dtau_dqd(kk, kk) += model.damping()[kk];
+    dd.dtau_dqd(kk, kk) += model.damping()[kk];
   }
 }
 
@@ -150,9 +155,9 @@ template <typename Model>
 RneaDerivatives<Model> rnea_derivatives(const Model& model, const typename Model::Vector& q,
                                         const typename Model::Vector& qd,
                                         const typename Model::Vector& qdd) {
-  auto data = std::make_unique<DerivativesData<Model>>();
-  rnea_derivatives(model, *data, q, qd, qdd);
-  return RneaDerivatives<Model>{data->dtau_dq, data->dtau_dqd};
+  auto dd = std::make_unique<DerivativesData<Model>>();
+  rnea_derivatives(model, *dd, q, qd, qdd);
+  return RneaDerivatives<Model>{dd->dtau_dq, dd->dtau_dqd};
 }
 
 }  // namespace chaindyn

@@ -219,16 +219,17 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
   CHAINDYN_ALWAYS_INLINE void for_each_joint_reverse(F&& f) const {
     backward(f, std::make_index_sequence<nq>{});
   }
-  /// Calls f(j, joint_model) for j = i-1 .. 0, the ancestors of joint i, nearest first.
-  /// Joints of different types cannot share a loop body: the "rolled" walks unroll too.
+  /// The walks an algorithm asks to be loops (see ChainN::for_each_joint_loop): joints of
+  /// different types cannot share a loop body, so in a Chain they unroll too.
   template <typename F>
-  CHAINDYN_ALWAYS_INLINE void for_each_joint_rolled(F&& f) const {
+  CHAINDYN_ALWAYS_INLINE void for_each_joint_loop(F&& f) const {
     for_each_joint(f);
   }
   template <typename F>
-  CHAINDYN_ALWAYS_INLINE void for_each_joint_reverse_rolled(F&& f) const {
+  CHAINDYN_ALWAYS_INLINE void for_each_joint_reverse_loop(F&& f) const {
     for_each_joint_reverse(f);
   }
+  /// Calls f(j, joint_model) for j = i-1 .. 0, the ancestors of joint i, nearest first.
   template <typename F>
   CHAINDYN_ALWAYS_INLINE void for_each_ancestor(std::size_t i, F&& f) const {
     for_each_joint_reverse([&](const std::size_t j, const auto& joint) CHAINDYN_ALWAYS_INLINE {
@@ -322,11 +323,11 @@ class ChainN : public detail::ChainBase<Scalar, N> {
   /// that seven unrolled copies overflow the instruction cache (ABA: g++ 12, iiwa, 1038 ns
   /// unrolled vs 858 ns as a loop; measured with benchmarks/compile_cost's code sizes in mind).
   template <typename F>
-  CHAINDYN_ALWAYS_INLINE void for_each_joint_rolled(F&& f) const {
+  CHAINDYN_ALWAYS_INLINE void for_each_joint_loop(F&& f) const {
     for (std::size_t i = 0; i < std::size_t(N); ++i) f(i, joints_[i]);
   }
   template <typename F>
-  CHAINDYN_ALWAYS_INLINE void for_each_joint_reverse_rolled(F&& f) const {
+  CHAINDYN_ALWAYS_INLINE void for_each_joint_reverse_loop(F&& f) const {
     for (std::size_t i = N; i-- > 0;) f(i, joints_[i]);
   }
   template <typename F>

@@ -14,9 +14,11 @@ template <typename Model>
 using LinkForces = std::array<Force<typename Model::Scalar>, std::size_t(Model::nq)>;
 
 /// Every intermediate and result of the algorithms, sized at compile time from the model, so
-/// that no algorithm allocates. One Data per thread; reuse it across calls. Which members an
-/// algorithm fills is documented with the algorithm. Motions and forces are in link
-/// coordinates (about the link-frame origin) unless the name starts with `o` (base frame).
+/// that no algorithm allocates. One Data per thread; reuse it across calls (docs/conventions.md,
+/// "Threads"). Each member has one coordinate convention: link coordinates (about the link-frame
+/// origin) unless its name starts with `o`, which means base coordinates about the base origin.
+/// The comment of each member names the algorithms that fill it; the results of one call are
+/// valid until the next call that fills the same member.
 template <typename Model>
 struct Data {
   using Scalar = typename Model::Scalar;
@@ -26,44 +28,53 @@ struct Data {
   template <typename T>
   using PerLink = std::array<T, std::size_t(nq)>;
 
-  PerLink<Transform<Scalar>> liMi;  ///< pose of link i in its parent (placement * joint(q))
-  PerLink<Transform<Scalar>> oMi;   ///< pose of link i in the base frame
-  PerLink<Motion<Scalar>> v;        ///< link velocities
-  PerLink<Motion<Scalar>> a;        ///< link accelerations (including -gravity, RNEA/ABA)
-  PerLink<Motion<Scalar>> c;        ///< velocity-product accelerations v x (S qd) (ABA)
-  PerLink<Force<Scalar>> f;         ///< forces transmitted across joints (RNEA)
-  PerLink<Inertia<Scalar>> Ic;      ///< composite rigid-body inertias (CRBA)
-  PerLink<ArticulatedInertia<Scalar>> IA;  ///< articulated-body inertias (ABA)
-  PerLink<Force<Scalar>> pA;        ///< articulated bias forces (ABA)
-  PerLink<Force<Scalar>> U;         ///< IA S (ABA)
-  Vector D = Vector::Zero();        ///< S^T IA S + armature (ABA)
-  Vector u = Vector::Zero();        ///< tau - friction - S^T pA (ABA)
+  // Results.
+  Vector tau = Vector::Zero();  ///< joint forces (rnea, gravity_torques, nonlinear_effects,
+                                ///< joint_torques_from_wrench, rnea_derivatives)
+  Vector qdd = Vector::Zero();  ///< joint accelerations (aba, forward_dynamics_crba)
+  Vector nle = Vector::Zero();  ///< C(q, qd) qd + g(q) (nonlinear_effects, forward_dynamics_crba)
+  Matrix M = Matrix::Zero();    ///< joint-space mass matrix, both triangles (crba)
+  Matrix L = Matrix::Zero();    ///< Cholesky factor of M, lower triangle (forward_dynamics_crba)
+  Matrix Minv = Matrix::Zero(); ///< M(q)^-1, both triangles (inverse_mass_matrix)
+  Matrix C = Matrix::Zero();    ///< Coriolis matrix, Christoffel form (coriolis_matrix)
+  Scalar kinetic_energy = Scalar(0);    ///< (kinetic_energy)
+  Scalar potential_energy = Scalar(0);  ///< (potential_energy)
 
-  Vector tau = Vector::Zero();       ///< joint forces (rnea, gravity_torques, nonlinear_effects)
-  Vector qdd = Vector::Zero();       ///< joint accelerations (aba, forward_dynamics_crba)
-  Vector nle = Vector::Zero();       ///< C(q, qd) qd + g(q) (forward_dynamics_crba)
-  Matrix M = Matrix::Zero();         ///< joint-space mass matrix, both triangles (crba)
-  Matrix L = Matrix::Zero();         ///< Cholesky factor of M, lower triangle (forward_dynamics_crba)
-  Scalar kinetic_energy = Scalar(0);
-  Scalar potential_energy = Scalar(0);
+  // Kinematics: every algorithm that depends on q fills liMi; the world-frame ones oMi and oS.
+  PerLink<Transform<Scalar>> liMi;  ///< pose of link i in its parent: placement_i * J_i(q_i)
+  PerLink<Transform<Scalar>> oMi;   ///< pose of link i in the base frame (forward_kinematics,
+                                    ///< frame_pose, jacobian, jdot_qd, aba, coriolis_matrix,
+                                    ///< rnea_derivatives, potential_energy)
+  Transform<Scalar> oMf;            ///< pose of the requested frame (frame_pose, jacobian, jdot_qd,
+                                    ///< joint_torques_from_wrench)
+  PerLink<Motion<Scalar>> oS;       ///< joint i's motion subspace column S_i (jacobian,
+                                    ///< joint_torques_from_wrench, aba, coriolis_matrix,
+                                    ///< rnea_derivatives)
 
-  // Kinematics and the Coriolis matrix (algorithms/frames.hpp, jacobian.hpp, coriolis.hpp).
-  Transform<Scalar> oMf;            ///< pose of the requested frame in the base frame (frame_pose, jacobian, ...)
-  PerLink<Motion<Scalar>> oS;       ///< joint i's motion subspace column S_i in base coordinates, about the base origin
-  PerLink<Motion<Scalar>> ov;       ///< link velocities in base coordinates, about the base origin (coriolis_matrix)
-  PerLink<Motion<Scalar>> oSdot;    ///< d/dt oS_i = ov_i x oS_i (coriolis_matrix)
-  Matrix C = Matrix::Zero();        ///< Coriolis matrix, Christoffel form (coriolis_matrix)
+  // Link coordinates.
+  PerLink<Motion<Scalar>> v;        ///< link velocities (rnea, nonlinear_effects, jdot_qd,
+                                    ///< kinetic_energy, regressor)
+  PerLink<Motion<Scalar>> a;        ///< link accelerations (rnea: -gravity included; jdot_qd:
+                                    ///< without gravity, at qdd = 0)
+  PerLink<Force<Scalar>> f;         ///< forces transmitted across joints (rnea)
+  PerLink<Inertia<Scalar>> Ic;      ///< composite rigid-body inertias (crba)
+  PerLink<ArticulatedInertia<Scalar>> IA;  ///< articulated-body inertias (inverse_mass_matrix)
+  PerLink<Force<Scalar>> U;         ///< IA_i S_i (inverse_mass_matrix)
+  Vector D = Vector::Zero();        ///< S_i^T IA_i S_i + armature (aba, inverse_mass_matrix)
+  Vector u = Vector::Zero();        ///< aba: tau - friction - S^T pA; inverse_mass_matrix: the
+                                    ///< same for a unit joint force
 
-  // The articulated-body algorithm (aba.hpp) works in base coordinates, about the base origin
-  // (with oMi, oS and ov above).
-  PerLink<Motion<Scalar>> oa;       ///< link accelerations, -gravity included (aba)
+  // Base coordinates (about the base origin).
+  PerLink<Motion<Scalar>> ov;       ///< link velocities (aba, coriolis_matrix, rnea_derivatives)
+  PerLink<Motion<Scalar>> oa;       ///< link accelerations, -gravity included (aba,
+                                    ///< rnea_derivatives)
   PerLink<Motion<Scalar>> oc;       ///< velocity-product accelerations ov_i x oS_i qd_i (aba)
+  PerLink<Motion<Scalar>> oSdot;    ///< d/dt oS_i = ov_i x oS_i (coriolis_matrix)
+  PerLink<Inertia<Scalar>> oIc;     ///< composite rigid-body inertias (coriolis_matrix,
+                                    ///< rnea_derivatives)
   PerLink<ArticulatedInertia<Scalar>> oIA;  ///< articulated-body inertias (aba)
   PerLink<Force<Scalar>> opA;       ///< articulated bias forces (aba)
   PerLink<Force<Scalar>> oU;        ///< oIA_i oS_i (aba)
-
-  // Identification and derivatives (algorithms/inverse_mass_matrix.hpp).
-  Matrix Minv = Matrix::Zero();     ///< M(q)^-1, both triangles (inverse_mass_matrix)
 };
 
 /// The Data of a const model type is the model's Data, so `Data<decltype(arm)>` works for a
