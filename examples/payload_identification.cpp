@@ -104,7 +104,8 @@ int main(int argc, char** argv) try {
   std::normal_distribution<double> gauss(0.0, noise);
   PayloadIdentification<Arm> id(bare);
   ex::CsvWriter csv(out / "payload_identification.csv",
-                    {"t", "tau1", "tau2", "tau3", "tau4", "tau5", "tau6", "tau7"});
+                    {"t_s", "tau1_Nm", "tau2_Nm", "tau3_Nm", "tau4_Nm", "tau5_Nm", "tau6_Nm",
+                     "tau7_Nm"});
   for (int k = 0; k < samples; ++k) {
     const auto s = carry(k * dt);
     Vector tau = rnea(loaded, s.q, s.qd, s.qdd);

@@ -16,7 +16,7 @@
 //   - the lower turning point of theta, the root of E = p_phi^2 / (2 m l^2 sin^2 theta) -
 //     m g l cos theta (thetad = 0) below theta0, found by bisection.
 //
-//   chaindyn_spherical_pendulum [--out DIR]     (CSV and SVG into DIR)
+//   chaindyn_spherical_pendulum [--out DIR]     (CSV into DIR; plots: scripts/plot.py DIR)
 #include <chaindyn/chaindyn.hpp>
 #include <chaindyn/simulation.hpp>
 #include <chaindyn/closed_form.hpp>
@@ -27,7 +27,6 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <vector>
 
 namespace {
 
@@ -81,10 +80,11 @@ int run(int argc, char** argv) {
 
   double max_dqdd = 0, max_qdd = 0, max_dr = 0, drift_e = 0, drift_p = 0;
   double theta_min = theta0, theta_max = 0;
-  std::vector<double> t, theta, x, y;
   ex::CsvWriter csv(out / "spherical_pendulum.csv",
-                    {"t", "theta", "phi", "thetad", "phid", "x", "y", "z", "energy_error",
-                     "p_phi_error"});
+                    {"t_s", "theta_rad", "phi_rad", "thetad_rad_s", "phid_rad_s", "x_m", "y_m",
+                     "z_m", "dE_J", "dp_phi_kg_m2_s",
+                     // theta's turning points predicted from E and p_phi (constant columns)
+                     "theta_turning_upper_rad", "theta_turning_lower_rad"});
   std::printf("  %6s %11s %11s %13s %13s %12s %12s\n", "t [s]", "theta [deg]", "phi [deg]",
               "thetad [1/s]", "phid [1/s]", "E - E0 [J]", "p - p0");
   Vector previous_qd = Vector::Zero();
@@ -117,10 +117,9 @@ int run(int argc, char** argv) {
         }
         theta_max = std::max(theta_max, q[0]);
         previous_qd = qd;
-        if (k % 10 == 0) {  // every 10 ms into the CSV and the plots
-          csv.row({s.t, q[0], q[1], qd[0], qd[1], r[0], r[1], r[2], de, dp});
-          t.push_back(s.t), theta.push_back(q[0] * 180 / M_PI);
-          x.push_back(r[0]), y.push_back(r[1]);
+        if (k % 10 == 0) {  // every 10 ms into the CSV
+          csv.row({s.t, q[0], q[1], qd[0], qd[1], r[0], r[1], r[2], de, dp, theta0,
+                   theta_min_exact});
         }
         if (k % 500 == 0) {  // every 0.5 s
           std::printf("  %6.1f %11.4f %11.4f %13.6f %13.6f %12.2e %12.2e\n", s.t,
@@ -145,21 +144,7 @@ int run(int argc, char** argv) {
   checks.check("lower turning point of theta vs the conserved quantities' root [rad]",
                std::abs(theta_min - theta_min_exact), 1e-7);
 
-  ex::LinePlot top("Spherical pendulum from above: the bob's path", "x [m]", "y [m]");
-  top.add("bob", x, y).add("release", {x.front()}, {y.front()}, {ex::Dash::solid, false, true});
-  top.equal_aspect().size(560, 520);
-  // theta with its turning points predicted from the conserved quantities.
-  const double deg = 180 / M_PI;
-  ex::LinePlot angles("Spherical pendulum: polar angle theta", "t [s]", "theta [deg]");
-  angles.add("theta", t, theta)
-      .add("turning points from E and p_phi", {0, t_end}, {theta0 * deg, theta0 * deg},
-           {ex::Dash::dashed, true, false, "#555555"})
-      .add("", {0, t_end}, {theta_min_exact * deg, theta_min_exact * deg},
-           {ex::Dash::dashed, true, false, "#555555"});
-  const auto p1 = ex::write_plot(top, out, "spherical_pendulum_path.svg", checks);
-  const auto p2 = ex::write_plot(angles, out, "spherical_pendulum_angles.svg", checks);
-  std::printf("\n  wrote %s\n        %s\n        %s\n", (out / "spherical_pendulum.csv").c_str(),
-              p1.c_str(), p2.c_str());
+  std::printf("\n  wrote %s\n", (out / "spherical_pendulum.csv").c_str());
   return checks.exit_code();
 }
 

@@ -1,7 +1,7 @@
 // op_count: exact operation counts of chaindyn's algorithms and of the O(n^4) Lagrange-Euler
 // baseline (with the counting scalar), the textbook's closed-form counts beside them, and a
 // timing sweep of O(n) against O(n^3) / O(n^4) over the chain length with the crossover.
-// Prints markdown tables; writes CSV files and two log-log SVG plots.
+// Prints markdown tables; writes CSV files (scripts/plot.py DIR draws their two log-log plots).
 //
 //     op_count [--quick] [--no-timing] [--repetitions R] [--seconds S] [--out DIR]
 //
@@ -9,12 +9,11 @@
 //   --no-timing    counts only
 //   --repetitions  timing repetitions per cell, interleaved (default 51); median and fastest
 //   --seconds      target seconds per timed batch (default 0.002)
-//   --out DIR      where op_counts.csv, op_count_timing.csv, op_count_flops.svg and
-//                  op_count_timing.svg go (default: the current directory)
+//   --out DIR      where op_counts.csv and op_count_timing.csv go (default: the current
+//                  directory)
 //
 // Exit status 1 if a closed-form count formula does not reproduce a measured count, or the
 // reference counts of the textbook table (Hollerbach 1980 at n = 6) are mistyped.
-#include "op_count/loglog_svg.hpp"
 #include "op_count/op_count.hpp"
 
 #include <algorithm>
@@ -448,17 +447,6 @@ Args parse(int argc, char** argv) {
   return a;
 }
 
-const char* color(const std::string& algorithm) {
-  if (algorithm == "rnea") return "#0072B2";
-  if (algorithm == "aba") return "#009E73";
-  if (algorithm == "crba") return "#E69F00";
-  if (algorithm == "forward_dynamics_crba") return "#D55E00";
-  if (algorithm == "lagrange_euler") return "#000000";
-  if (algorithm == "lagrange_euler_mass_matrix") return "#777777";
-  if (algorithm == "nonlinear_effects") return "#56B4E9";
-  return "#CC79A7";
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -475,11 +463,6 @@ int main(int argc, char** argv) {
 
   // Count-based crossovers (exact, noise-free): the flops of each algorithm as an exact
   // polynomial in n, compared at every n = 1..128.
-  std::vector<int> ns;
-  for (const CountRow& r : rows) {
-    if (r.joint == "RevoluteZ" && std::find(ns.begin(), ns.end(), r.n) == ns.end()) ns.push_back(r.n);
-  }
-  std::sort(ns.begin(), ns.end());
   const auto flop_polynomial = [&](const char* alg) {
     return [poly = flops_fit(series(rows, "RevoluteZ", alg, flops_of))](int n) {
       return poly ? evaluate(*poly, n) : 0.0;
@@ -499,25 +482,6 @@ int main(int argc, char** argv) {
             << ".\n";
 
   write_counts_csv(args.out + "/op_counts.csv", rows);
-  {
-    std::vector<LogLogSeries> s;
-    for (const char* a : {"rnea", "crba", "aba", "forward_dynamics_crba", "lagrange_euler",
-                          "lagrange_euler_mass_matrix"}) {
-      LogLogSeries se{a, {}, {}, color(a), std::string(a).find("lagrange") == 0};
-      for (int n : ns) {
-        const CountRow* r = find(rows, "RevoluteZ", n, a);
-        if (r) {
-          se.x.push_back(n);
-          se.y.push_back(double(r->counts.flops()));
-        }
-      }
-      s.push_back(se);
-    }
-    write_loglog_svg(args.out + "/op_count_flops.svg",
-                     "Exact flops per call, ChainN<n, RevoluteZ> (counting scalar)",
-                     "joints n", "flops (mul + add + div + sqrt)", s);
-  }
-
   if (args.timing) {
     const std::vector<TimingRow> t = time_sweep(args.quick, args.repetitions, args.seconds);
     std::map<std::string, std::map<int, double>> ns_of, min_of;
@@ -608,19 +572,6 @@ int main(int argc, char** argv) {
       f << r.algorithm << ',' << r.n << ',' << r.median_ns << ',' << r.min_ns << ',' << r.repetitions << ','
         << r.calls_per_repetition << '\n';
     }
-    std::vector<LogLogSeries> s;
-    for (const char* a : {"rnea", "crba", "aba", "forward_dynamics_crba", "lagrange_euler"}) {
-      LogLogSeries se{a, {}, {}, color(a), std::string(a) == "lagrange_euler"};
-      for (const auto& [n, v] : min_of[a]) {
-        se.x.push_back(n);
-        se.y.push_back(v);
-      }
-      s.push_back(se);
-    }
-    write_loglog_svg(args.out + "/op_count_timing.svg",
-                     "ns per call (fastest of the repetitions), ChainN<double, n, RevoluteZ>",
-                     "joints n",
-                     "ns per call", s);
   }
   if (g_fit_failed) {
     std::cerr << "op_count: a count series is not reproduced by a polynomial in n\n";

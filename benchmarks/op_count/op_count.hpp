@@ -1,4 +1,4 @@
-// The parts of the op_count program (op_count.cpp: main, tables, plots; counts.cpp: exact
+// The parts of the op_count program (op_count.cpp: main, tables, CSV files; counts.cpp: exact
 // operation counts with the counting scalar; timing.cpp: chrono timings in double), in three
 // translation units so that they compile in parallel.
 #pragma once

@@ -1,17 +1,14 @@
 /// @file
-/// What the examples share besides the plot writer (not part of the chaindyn library): the
-/// `--out DIR` argument, CSV files, writing a plot and checking its XML, and the pass/fail
-/// bookkeeping that makes each example a test.
+/// What the examples share (not part of the chaindyn library): the `--out DIR` argument, CSV
+/// files, and the pass/fail bookkeeping that makes each example a test. The examples write
+/// data only; scripts/plot.py draws the figures from their CSV files.
 #pragma once
-
-#include "svg_plot.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,8 +26,9 @@ inline std::filesystem::path output_directory(int argc, char** argv, const char*
     } else if (std::strncmp(argv[i], "--out=", 6) == 0) {
       dir = argv[i] + 6;
     } else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::printf("usage: %s [--out DIR]\n  %s\n  Writes CSV and SVG files into DIR (default: "
-                  "./chaindyn_output, created if missing).\n",
+      std::printf("usage: %s [--out DIR]\n  %s\n  Writes CSV files into DIR (default: "
+                  "./chaindyn_output, created if missing); scripts/plot.py DIR draws the "
+                  "plots.\n",
                   argv[0], what);
       std::exit(0);
     } else {
@@ -42,14 +40,15 @@ inline std::filesystem::path output_directory(int argc, char** argv, const char*
   return std::filesystem::absolute(dir).lexically_normal();
 }
 
-/// A CSV file with a header row; numbers written with 12 significant digits.
+/// A CSV file with a header row; numbers written with 12 significant digits. Column names end
+/// in their unit, SI, '/' and '^' left out: t_s, q_rad, qd_rad_s, qdd_rad_s2, tau_Nm, x_m, dE_J.
 class CsvWriter {
  public:
-  CsvWriter(const std::filesystem::path& path, std::initializer_list<const char*> columns)
+  CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& columns)
       : path_(path), file_(path), columns_(columns.size()) {
     if (!file_) throw std::runtime_error("cannot write " + path.string());
     bool first = true;
-    for (const char* c : columns) {
+    for (const std::string& c : columns) {
       file_ << (first ? "" : ",") << c;
       first = false;
     }
@@ -57,7 +56,7 @@ class CsvWriter {
   }
 
   /// One row; as many values as columns.
-  void row(std::initializer_list<double> values) {
+  void row(const std::vector<double>& values) {
     if (values.size() != columns_) {
       throw std::invalid_argument("CsvWriter: " + std::to_string(values.size()) +
                                   " values for " + std::to_string(columns_) + " columns in " +
@@ -108,16 +107,5 @@ class Checks {
  private:
   int failures_ = 0;
 };
-
-/// Writes `plot` to dir/name, checks that the file is well-formed XML (a failed check is
-/// recorded in `checks`) and returns the path written.
-inline std::filesystem::path write_plot(const LinePlot& plot, const std::filesystem::path& dir,
-                                        const std::string& name, Checks& checks) {
-  const std::filesystem::path path = dir / name;
-  plot.write(path.string());
-  const std::string problem = xml_file_well_formed(path.string());
-  if (!problem.empty()) checks.require(name + " is well-formed XML: " + problem, false);
-  return path;
-}
 
 }  // namespace example_support

@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Draws chaindyn's figures from the CSV files the examples and benchmarks/op_count write.
+
+    scripts/plot.py DIR
+
+For each figure of FIGURES whose CSV file is in DIR, writes DIR/<name>.png and DIR/<name>.svg.
+A missing CSV file skips its figures with a message; a malformed one (ragged rows, a missing
+column, a value that is not a number) is an error naming the file. Exit status: 0 when every
+figure whose CSV was there is drawn (and at least one was), 1 on an error, 77 when matplotlib
+is missing (Debian: python3-matplotlib; ctest counts 77 as skipped).
+
+The CSV columns carry their units (t_s, q_rad, tau_Nm: examples/support/output.hpp); each
+figure is a row of the table below: its CSV, x column, lines (y columns), titles and scales.
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+
+try:
+    import matplotlib
+except ImportError:
+    # Debian's python3-matplotlib is installed for /usr/bin/python3, which another python3
+    # first on PATH (pyenv, a virtualenv) does not see: try that one before giving up.
+    DEBIAN = "/usr/bin/python3"
+    if os.path.exists(DEBIAN) and os.path.realpath(sys.executable) != os.path.realpath(DEBIAN):
+        os.execv(DEBIAN, [DEBIAN] + sys.argv)
+    print("plot.py: matplotlib is missing (Debian: apt install python3-matplotlib)",
+          file=sys.stderr)
+    sys.exit(77)
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.ticker import FormatStrFormatter  # noqa: E402
+
+DEG = 180 / math.pi  # rad -> deg, for a figure's y_factor
+GREY = "0.45"
+OUTSIDE = dict(loc="upper left", bbox_to_anchor=(1.01, 1))  # legend right of the axes
+
+
+def line(y, label=None, **style):
+    """One line of a figure: the column y (in a figure with `group`: the rows whose group column
+    equals y), its legend label (None: not in the legend), matplotlib style keywords."""
+    return {"y": y, "label": label, "style": style}
+
+
+JOINTS = range(1, 8)  # the iiwa's
+OP_COUNT_STYLE = {  # the algorithms' colours in both op_count figures; O(n^4) ones dashed
+    "rnea": {"color": "#0072B2"}, "crba": {"color": "#E69F00"}, "aba": {"color": "#009E73"},
+    "forward_dynamics_crba": {"color": "#D55E00"},
+    "lagrange_euler": {"color": "black", "ls": "--"},
+    "lagrange_euler_mass_matrix": {"color": GREY, "ls": "--"},
+}
+
+# Keys: name (output file stem), csv, title, x, xlabel, ylabel, lines; optional: where (only
+# rows whose columns equal these values), group (lines select rows by this column, y is the
+# column plotted), y_factor (multiplies every y), xlim, xlog / ylog (log axis of that base;
+# base 2 labels plain numbers), equal (same scale on both axes), size (inches), legend
+# (matplotlib legend keywords).
+FIGURES = [
+    dict(name="one_link_trajectory", csv="one_link_inverse_dynamics.csv",
+         title="One-link arm: cycloidal trajectory 0 → π in 10 s",
+         x="t_s", xlabel="t [s]", ylabel="q [rad], qd [rad/s], qdd [rad/s²]",
+         lines=[line("q_rad", "q"), line("qd_rad_s", "qd", ls=":"),
+                line("qdd_rad_s2", "qdd", ls="-.")]),
+    dict(name="one_link_torque", csv="one_link_inverse_dynamics.csv",
+         title="One-link arm: joint torque along the cycloid",
+         x="t_s", xlabel="t [s]", ylabel="τ [N m]",
+         lines=[line("tau_rnea_Nm", "rnea"),
+                line("tau_closed_form_Nm", "closed form (the notes' 51 samples)", ls="none",
+                     marker="o", ms=4, markevery=4)]),
+    dict(name="one_link_free_swing", csv="one_link_free_swing.csv",
+         title="One-link arm swinging freely from q = π/2 (RK45, rtol 1e-10)",
+         x="t_s", xlabel="t [s]", ylabel="q [rad], qd [rad/s]",
+         lines=[line("q_rk45_tight_rad", "q"), line("qd_rk45_tight_rad_s", "qd", ls="--")]),
+    dict(name="one_link_energy_drift", csv="one_link_free_swing.csv",
+         title="Energy error |E(t) − E(0)| of each integrator",
+         x="t_s", xlabel="t [s]", ylabel="|E(t) − E(0)| [J]", ylog=10,
+         legend=OUTSIDE,
+         lines=[line("abs_dE_euler_J", "semi-implicit Euler, dt 1 ms"),
+                line("abs_dE_rk4_J", "RK4, dt 1 ms"),
+                line("abs_dE_rk45_ode45_J", "RK45, rtol 1e-3 (ode45 default)", ls="--"),
+                line("abs_dE_rk45_tight_J", "RK45, rtol 1e-10", ls="-.")]),
+    dict(name="two_link_angles", csv="two_link_falling.csv",
+         title="Two-link arm falling from rest at q = 0: joint angles",
+         x="t_s", xlabel="t [s]", ylabel="q [rad]",
+         lines=[line("q1_rad", "q1", color="C0"), line("q2_rad", "q2", color="C1"),
+                line("q1_ode45_defaults_rad", "q1, ode45's default tolerances", color="C0",
+                     ls=":"),
+                line("q2_ode45_defaults_rad", "q2, ode45's default tolerances", color="C1",
+                     ls=":")]),
+    dict(name="two_link_rates", csv="two_link_falling.csv",
+         title="Two-link arm falling from rest at q = 0: joint rates",
+         x="t_s", xlabel="t [s]", ylabel="qd [rad/s]",
+         lines=[line("qd1_rad_s", "qd1"), line("qd2_rad_s", "qd2")]),
+    dict(name="spherical_pendulum_path", csv="spherical_pendulum.csv",
+         title="Spherical pendulum from above: the bob's path",
+         x="x_m", xlabel="x [m]", ylabel="y [m]", equal=True, size=(5.6, 5.6),
+         legend=dict(loc="center"),  # the orbit leaves the middle free
+         lines=[line("y_m", "bob"),
+                line("y_m", "release", ls="none", marker="o", markevery=[0], color="C1")]),
+    dict(name="spherical_pendulum_angles", csv="spherical_pendulum.csv",
+         title="Spherical pendulum: polar angle θ",
+         x="t_s", xlabel="t [s]", ylabel="θ [deg]", y_factor=DEG, legend=OUTSIDE,
+         lines=[line("theta_rad", "θ"),
+                line("theta_turning_upper_rad", "turning points from E and p_φ", color=GREY,
+                     ls="--", lw=1),
+                line("theta_turning_lower_rad", None, color=GREY, ls="--", lw=1)]),
+    dict(name="arm_control_pd", csv="arm_control_pd.csv",
+         title="iiwa: gravity compensation + PD to a set point",
+         x="t_s", xlabel="t [s]", ylabel="q [deg]", y_factor=DEG, xlim=(0, 2),
+         legend=OUTSIDE,
+         lines=[line(f"q{j}_rad", f"joint {j}") for j in JOINTS] +
+               [line(f"q{j}_goal_rad", "goal" if j == 1 else None, color=GREY, ls="--", lw=1)
+                for j in JOINTS]),
+    dict(name="arm_control_tracking_error", csv="arm_control_tracking.csv",
+         title="iiwa: computed-torque tracking error",
+         x="t_s", xlabel="t [s]", ylabel="e = q_d − q [deg]", y_factor=DEG, xlim=(0, 1.5),
+         legend=OUTSIDE,
+         lines=[line(f"e{j}_rad", f"joint {j}") for j in JOINTS] +
+               [line(f"e{j}_analytic_rad", "e0 (1 + ωt) exp(−ωt)" if j == 1 else None,
+                     color=GREY, ls=":", lw=1.5) for j in JOINTS]),
+    dict(name="op_count_flops", csv="op_counts.csv",
+         title="Exact flops per call, ChainN<n, RevoluteZ> (counting scalar)",
+         where={"joint": "RevoluteZ"}, group="algorithm",
+         x="n", y="flops", xlabel="joints n", ylabel="flops per call (mul + add + div + sqrt)",
+         xlog=2, ylog=10, legend=OUTSIDE,
+         lines=[line(a, a, marker="o", ms=4, **style) for a, style in OP_COUNT_STYLE.items()]),
+    dict(name="op_count_timing", csv="op_count_timing.csv",
+         title="Time per call (fastest repetition), ChainN<double, n, RevoluteZ>",
+         group="algorithm", x="n", y="min_ns", xlabel="joints n", ylabel="time per call [ns]",
+         xlog=2, ylog=10, legend=OUTSIDE,
+         lines=[line(a, a, marker="o", ms=4, **style) for a, style in OP_COUNT_STYLE.items()
+                if a != "lagrange_euler_mass_matrix"]),
+]
+
+
+class PlotError(Exception):
+    pass
+
+
+class Table:
+    """A CSV file with a header row, kept as text columns; numbers() converts on use."""
+
+    def __init__(self, path):
+        self.path = path
+        try:
+            with open(path, newline="") as f:
+                rows = list(csv.reader(f))
+        except (OSError, UnicodeDecodeError, csv.Error) as e:
+            raise PlotError(f"{path}: cannot read: {e}") from None
+        if len(rows) < 2:
+            raise PlotError(f"{path}: malformed: no header or no data rows")
+        header, body = rows[0], rows[1:]
+        for number, row in enumerate(body, start=2):
+            if len(row) != len(header):
+                raise PlotError(f"{path}:{number}: malformed: {len(row)} fields, the header "
+                                f"has {len(header)}")
+        self.columns = {name: [row[k] for row in body] for k, name in enumerate(header)}
+        self.rows = len(body)
+
+    def text(self, name):
+        if name not in self.columns:
+            raise PlotError(f"{self.path}: malformed: no column '{name}' "
+                            f"(has: {', '.join(self.columns)})")
+        return np.array(self.columns[name])
+
+    def numbers(self, name):
+        values = np.empty(self.rows)
+        for k, v in enumerate(self.text(name)):
+            try:
+                values[k] = float(v)  # also "nan", "inf" (the examples' %.12g writes those)
+            except ValueError:
+                raise PlotError(f"{self.path}:{k + 2}: malformed: column '{name}': "
+                                f"'{v}' is not a number") from None
+        return values
+
+
+def draw(spec, table, out_dir):
+    fig, ax = plt.subplots(figsize=spec.get("size", (7.2, 4.2)))
+    try:
+        rows = np.ones(table.rows, dtype=bool)
+        for column, value in spec.get("where", {}).items():
+            rows &= table.text(column) == value
+        x = table.numbers(spec["x"])
+        factor = spec.get("y_factor", 1)
+        if "group" in spec:
+            groups, y_grouped = table.text(spec["group"]), table.numbers(spec["y"])
+        for ln in spec["lines"]:
+            if "group" in spec:
+                selected, y = rows & (groups == ln["y"]), y_grouped
+                if not selected.any():
+                    raise PlotError(f"{table.path}: no rows with {spec['group']} = {ln['y']}")
+            else:
+                selected, y = rows, table.numbers(ln["y"])
+            label = {} if ln["label"] is None else {"label": ln["label"]}
+            ax.plot(x[selected], factor * y[selected], **label, **ln["style"])
+
+        ax.set_title(spec["title"])
+        ax.set_xlabel(spec["xlabel"])
+        ax.set_ylabel(spec["ylabel"])
+        for base, set_scale, axis in ((spec.get("xlog"), ax.set_xscale, ax.xaxis),
+                                      (spec.get("ylog"), ax.set_yscale, ax.yaxis)):
+            if base:  # values <= 0 (an energy error of exactly 0) leave a gap
+                set_scale("log", base=base, nonpositive="mask")
+                if base == 2:
+                    axis.set_major_formatter(FormatStrFormatter("%g"))
+        if spec.get("xlog"):
+            ax.margins(x=0.03)
+        if "xlim" in spec:
+            ax.set_xlim(*spec["xlim"])
+        if spec.get("equal"):
+            ax.set_aspect("equal", adjustable="datalim")
+            ax.margins(0.05)
+        ax.grid(True, which="major", color="0.88")
+        ax.legend(**spec.get("legend", {}))
+        for ext, metadata in (("png", {}), ("svg", {"Date": None})):
+            fig.savefig(os.path.join(out_dir, f"{spec['name']}.{ext}"), dpi=120,
+                        bbox_inches="tight", metadata=metadata)
+    finally:
+        plt.close(fig)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dir", help="the directory with the CSV files; the figures go there")
+    out_dir = parser.parse_args().dir
+    if not os.path.isdir(out_dir):
+        parser.error(f"{out_dir} is not a directory")
+    plt.rcParams.update({
+        "axes.xmargin": 0,  # time axes start and end with the run
+        # Okabe & Ito's colour-blind-safe palette (Color Universal Design, 2002), yellow last.
+        "axes.prop_cycle": matplotlib.cycler(color=[
+            "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+            "#F0E442"]),
+        "svg.hashsalt": "chaindyn",  # the same data give the same SVG file
+    })
+
+    drawn, errors = 0, 0
+    for csv_name in dict.fromkeys(spec["csv"] for spec in FIGURES):  # in order, once each
+        specs = [spec for spec in FIGURES if spec["csv"] == csv_name]
+        path = os.path.join(out_dir, csv_name)
+        if not os.path.exists(path):
+            print(f"plot.py: no {csv_name}, skipped "
+                  f"{', '.join(spec['name'] for spec in specs)}")
+            continue
+        try:
+            table = Table(path)
+        except PlotError as e:
+            print(f"plot.py: error: {e}", file=sys.stderr)
+            errors += 1
+            continue
+        for spec in specs:
+            try:
+                draw(spec, table, out_dir)
+            except PlotError as e:
+                print(f"plot.py: error: {spec['name']}: {e}", file=sys.stderr)
+                errors += 1
+                continue
+            print(f"plot.py: wrote {os.path.join(out_dir, spec['name'])}.png and .svg")
+            drawn += 1
+    if errors:
+        return 1
+    if drawn == 0:
+        print(f"plot.py: error: no CSV file of a known figure in {out_dir}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
