@@ -19,7 +19,6 @@
 
 #include "chaindyn/config.hpp"
 #include "chaindyn/error.hpp"
-#include "chaindyn/version.hpp"
 
 #include "chaindyn/spatial/inertia.hpp"
 #include "chaindyn/spatial/motion.hpp"

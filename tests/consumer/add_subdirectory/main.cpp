@@ -1,9 +1,18 @@
 // A consumer that adds chaindyn with add_subdirectory() + chaindyn::chaindyn.
 #include <chaindyn/chaindyn.hpp>
+#include <chaindyn/version.hpp>  // generated from project(VERSION)
+
+#include <cstring>
 
 #include <iostream>
 
 int main() {
+  // The generated version header must say what the package / project says.
+  if (std::strcmp(chaindyn::version, CHAINDYN_EXPECTED_VERSION) != 0) {
+    std::cerr << "chaindyn::version is " << chaindyn::version << ", expected "
+              << CHAINDYN_EXPECTED_VERSION << '\n';
+    return 1;
+  }
   chaindyn::Link<double> upper;
   upper.mass = 1.0;
   upper.com = {0.5, 0.0, 0.0};
