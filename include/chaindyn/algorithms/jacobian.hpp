@@ -183,7 +183,7 @@ FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
 
 /// tau = J^T f: the joint-space image of a wrench f = (moment about F's origin; force) on frame
 /// F (on link `link`), f given in coordinates `rf` (world: base axes; local: F's axes).
-/// Two readings of the same product (the seeds' equation of motion with end-effector forces):
+/// Two readings of the same product (the equation of motion with end-effector forces):
 /// - f applied TO the frame by the environment: M qdd + C qd + g + eps = tau + J^T f. rnea
 ///   with f as an external wrench returns rnea(q, qd, qdd) - J^T f (docs/conventions.md).
 /// - f the wrench the frame must EXERT on the environment: tau = M qdd + C qd + g + eps + J^T f

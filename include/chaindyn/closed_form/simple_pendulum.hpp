@@ -22,7 +22,7 @@ namespace chaindyn::closed_form {
 ///
 /// Potential energy: V is zero at the pivot's height, the reference of chaindyn's
 /// potential_energy (V = -sum m_i g . c_i), so the closed form and to_chain() compare directly.
-/// The seeds also use V = m g l (1 - cos q) (zero at the bottom, as Saha's one-link arm); the
+/// Saha's lecture notes also use V = m g l (1 - cos q) (zero at the bottom, as Saha's one-link arm); the
 /// two differ by the constant m g l and give the same equation of motion.
 ///
 /// to_chain(): Chain<Scalar, RevoluteZ>, gravity (0, -g, 0), the joint placed at the base

@@ -8,7 +8,7 @@ namespace chaindyn::closed_form {
 
 /// A spherical pendulum: a point mass m on a massless rod of length l, free to swing in every
 /// direction about a fixed pivot at the origin, gravity g along -z. The coordinates are
-/// q = (theta, phi), in this order, as in the seed: theta the rod's polar angle from the
+/// q = (theta, phi), in this order, as in Asfour's lecture notes: theta the rod's polar angle from the
 /// downward vertical -z, phi its azimuth about +z measured from +x.
 ///
 ///     bob position   r = l (sin th cos ph, sin th sin ph, -cos th)
@@ -30,7 +30,7 @@ namespace chaindyn::closed_form {
 /// forward_dynamics() divides by m l^2 sin^2 th and returns non-finite values there, and the
 /// chain's mass matrix is singular there too; keep theta away from 0 and pi.
 ///
-/// Potential energy: V = m g z = -m g l cos th (the seed's E_pot = m g (-l cos th)), zero at
+/// Potential energy: V = m g z = -m g l cos th (the notes' E_pot = m g (-l cos th)), zero at
 /// the pivot's height, the reference of chaindyn's potential_energy (V = -sum m_i g . c_i).
 ///
 /// to_chain(): Chain<Scalar, RevoluteZ, RevoluteZ>, gravity (0, 0, -g), joints ordered base

@@ -43,7 +43,7 @@ namespace chaindyn::closed_form {
 ///
 /// Potential energy: V is zero with both centres of mass at the height of joint 1, the
 /// reference of chaindyn's potential_energy (V = -sum m_i g . c_i) and the one of all three
-/// seeds, so the closed form, the seeds and to_chain() compare directly.
+/// lecture notes, so the closed form, the notes and to_chain() compare directly.
 ///
 /// to_chain(): Chain<Scalar, RevoluteZ, RevoluteZ>, gravity (0, -g, 0); joint 1 at the base
 /// origin with the identity placement (link 1's x axis is +x at q1 = 0), joint 2 placed at

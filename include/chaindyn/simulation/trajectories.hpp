@@ -1,5 +1,5 @@
 /// @file
-/// Joint trajectories with position, velocity and acceleration: cycloidal (the seeds'
+/// Joint trajectories with position, velocity and acceleration: cycloidal (Saha's lecture notes'
 /// formula), quintic polynomial and trapezoidal velocity, for one joint (a scalar Value) or
 /// many (an Eigen column vector Value).
 #pragma once
@@ -95,8 +95,8 @@ struct TrajectorySample {
   Value q, qd, qdd;
 };
 
-/// The cycloidal rest-to-rest motion from q0 (at t = 0) to qf (at t = T) of the seeds (Saha,
-/// "Inverse Dynamics of One-link Planar Arm Using MATLAB"), with w = 2 pi / T:
+/// The cycloidal rest-to-rest motion from q0 (at t = 0) to qf (at t = T) of Saha's lecture
+/// notes ("Inverse Dynamics of One-link Planar Arm Using MATLAB"), with w = 2 pi / T:
 ///
 ///     q   = q0 + (qf - q0)/T (t - sin(w t)/w)
 ///     qd  = (qf - q0)/T (1 - cos(w t))
