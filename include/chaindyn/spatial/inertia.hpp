@@ -146,9 +146,9 @@ struct ArticulatedInertia {
     out.C = detail::rotate_symmetric(r, C);
     const Matrix3<Scalar> b = detail::rotate(r, B);
     const Matrix3<Scalar> pc = detail::skew_mul(p, out.C);                            // P C'
-    const Matrix3<Scalar> pbt = detail::skew_mul(p, Matrix3<Scalar>(b.transpose()));  // P B'^T
+    const Matrix3<Scalar> pbt = detail::skew_mul_transpose(p, b);  // P B'^T
     // P (P C')^T = P C'^T P^T = -P C' P (C' symmetric, P^T = -P)
-    const Matrix3<Scalar> pcp = detail::skew_mul(p, Matrix3<Scalar>(pc.transpose()));
+    const Matrix3<Scalar> pcp = detail::skew_mul_transpose(p, pc);
     out.A = detail::rotate_symmetric(r, A);
     for (int i = 0; i < 3; ++i) {
       for (int j = i; j < 3; ++j) {

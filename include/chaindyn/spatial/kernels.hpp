@@ -129,6 +129,20 @@ inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> skew_mul(const Vector3<Scalar>& p,
   return out;
 }
 
+/// [p]x m^T: each row of m, as a column, crossed with p (no transposed temporary: g++ 12 warns
+/// -Wmaybe-uninitialized inside Eigen's aliasing check on one, with assertions on).
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> skew_mul_transpose(const Vector3<Scalar>& p,
+                                                                 const Matrix3<Scalar>& m) {
+  Matrix3<Scalar> out;
+  for (int j = 0; j < 3; ++j) {
+    out(0, j) = p.y() * m(j, 2) - p.z() * m(j, 1);
+    out(1, j) = p.z() * m(j, 0) - p.x() * m(j, 2);
+    out(2, j) = p.x() * m(j, 1) - p.y() * m(j, 0);
+  }
+  return out;
+}
+
 /// a x (s e_k): the cross product with a scaled coordinate axis, the sparsity a joint whose
 /// axis is in its type exploits (two products instead of six).
 template <int K, typename Scalar>

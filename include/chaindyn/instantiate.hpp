@@ -1,0 +1,90 @@
+/// @file
+/// Explicit instantiation of the in-place algorithms for one model type, for programs that
+/// want to compile them once instead of in every translation unit that calls them.
+///
+///     // robot.hpp, included everywhere
+///     #include <chaindyn/instantiate.hpp>
+///     using Arm = chaindyn::ChainN<double, 7, chaindyn::RevoluteZ>;
+///     CHAINDYN_EXTERN_ALGORITHMS(Arm);      // the algorithms for Arm are compiled elsewhere
+///
+///     // robot.cpp, one translation unit (compiled with the flags you want for them: -O3 ...)
+///     #include "robot.hpp"
+///     CHAINDYN_INSTANTIATE_ALGORITHMS(Arm); // ... here
+///
+/// The in-place forms of rnea (with and without external wrenches), crba, aba (both),
+/// nonlinear_effects, gravity_torques, forward_dynamics_crba, forward_kinematics, frame_pose,
+/// jacobian, jdot_qd, joint_torques_from_wrench, kinetic_energy, potential_energy,
+/// inverse_mass_matrix, coriolis_matrix, rnea_derivatives and aba_derivatives are covered; the
+/// returning forms and the short overloads stay inline and call them. Use the macros at global
+/// scope. The calls then go out of line (a few ns each, measured in docs/benchmarks.md) and
+/// every other translation unit skips the algorithms' code generation.
+#pragma once
+
+#include "chaindyn/chaindyn.hpp"
+
+/// The declarations of CHAINDYN_EXTERN_ALGORITHMS / CHAINDYN_INSTANTIATE_ALGORITHMS, with
+/// `prefix` `extern` or empty; the model type is __VA_ARGS__ (it may contain commas).
+#define CHAINDYN_DETAIL_ALGORITHMS(prefix, ...)                                                  \
+  prefix template void chaindyn::rnea<__VA_ARGS__>(                                             \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&) noexcept;                         \
+  prefix template void chaindyn::rnea<__VA_ARGS__>(                                             \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&,                                   \
+      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                       \
+  prefix template void chaindyn::crba<__VA_ARGS__>(                                             \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&) noexcept;   \
+  prefix template void chaindyn::aba<__VA_ARGS__>(                                              \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&) noexcept;                         \
+  prefix template void chaindyn::aba<__VA_ARGS__>(                                              \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&,                                   \
+      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                       \
+  prefix template void chaindyn::nonlinear_effects<__VA_ARGS__>(                                \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const __VA_ARGS__::Vector&) noexcept;                                                     \
+  prefix template void chaindyn::gravity_torques<__VA_ARGS__>(                                  \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&) noexcept;   \
+  prefix template void chaindyn::forward_dynamics_crba<__VA_ARGS__>(                            \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&) noexcept;                         \
+  prefix template void chaindyn::forward_kinematics<__VA_ARGS__>(                               \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&) noexcept;   \
+  prefix template const chaindyn::Transform<__VA_ARGS__::Scalar>&                               \
+  chaindyn::frame_pose<__VA_ARGS__>(const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&,           \
+                                    const __VA_ARGS__::Vector&, std::size_t,                    \
+                                    const chaindyn::Transform<__VA_ARGS__::Scalar>&) noexcept;  \
+  prefix template void chaindyn::jacobian<__VA_ARGS__>(                                         \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      std::size_t, const chaindyn::Transform<__VA_ARGS__::Scalar>&, chaindyn::ReferenceFrame,   \
+      chaindyn::FrameJacobian<__VA_ARGS__>&) noexcept;                                          \
+  prefix template void chaindyn::jdot_qd<__VA_ARGS__>(                                          \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const __VA_ARGS__::Vector&, std::size_t, const chaindyn::Transform<__VA_ARGS__::Scalar>&, \
+      chaindyn::ReferenceFrame, chaindyn::FrameVector<__VA_ARGS__>&) noexcept;                  \
+  prefix template void chaindyn::joint_torques_from_wrench<__VA_ARGS__>(                        \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      std::size_t, const chaindyn::Force<__VA_ARGS__::Scalar>&,                                 \
+      const chaindyn::Transform<__VA_ARGS__::Scalar>&, chaindyn::ReferenceFrame) noexcept;      \
+  prefix template __VA_ARGS__::Scalar chaindyn::kinetic_energy<__VA_ARGS__>(                    \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const __VA_ARGS__::Vector&) noexcept;                                                     \
+  prefix template __VA_ARGS__::Scalar chaindyn::potential_energy<__VA_ARGS__>(                  \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&) noexcept;   \
+  prefix template void chaindyn::inverse_mass_matrix<__VA_ARGS__>(                              \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&) noexcept;   \
+  prefix template void chaindyn::coriolis_matrix<__VA_ARGS__>(                                  \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const __VA_ARGS__::Vector&) noexcept;                                                     \
+  prefix template void chaindyn::rnea_derivatives<__VA_ARGS__>(                                 \
+      const __VA_ARGS__&, chaindyn::DerivativesData<__VA_ARGS__>&, const __VA_ARGS__::Vector&,  \
+      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&) noexcept;                         \
+  prefix template void chaindyn::aba_derivatives<__VA_ARGS__>(                                  \
+      const __VA_ARGS__&, chaindyn::DerivativesData<__VA_ARGS__>&, const __VA_ARGS__::Vector&,  \
+      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&) noexcept
+
+/// Declares the in-place algorithms for the model type as instantiated elsewhere.
+#define CHAINDYN_EXTERN_ALGORITHMS(...) CHAINDYN_DETAIL_ALGORITHMS(extern, __VA_ARGS__)
+/// Instantiates the in-place algorithms for the model type here (one translation unit).
+#define CHAINDYN_INSTANTIATE_ALGORITHMS(...) CHAINDYN_DETAIL_ALGORITHMS(, __VA_ARGS__)
