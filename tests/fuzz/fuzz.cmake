@@ -1,8 +1,9 @@
 # The URDF parser's fuzz target (included from tests/CMakeLists.txt when chaindyn::urdf exists).
 #
-# - chaindyn_fuzz_urdf_regressions (every preset): tests/fuzz/fuzz_urdf.cpp with a plain main()
-#   that runs each input once; ctest runs it over tests/fuzz/regressions (inputs that once broke
-#   the parser), the seed corpus and the test URDFs.
+# - fuzz:urdf_regressions (every preset) runs each input of tests/fuzz/regressions (inputs that
+#   once broke the parser), the seed corpus and the test URDFs once: with the libFuzzer binary
+#   where it is built, else with chaindyn_fuzz_urdf_regressions, the same source with a plain
+#   main().
 # - chaindyn_fuzz_urdf (clang only, with CHAINDYN_FUZZ=ON, which the asan preset sets): the same
 #   source under libFuzzer + ASan + UBSan at -O1; ctest runs it for CHAINDYN_FUZZ_SECONDS
 #   (default 30) from the seed corpus, with leak detection on. libFuzzer fails the test on a
@@ -13,46 +14,56 @@ option(CHAINDYN_FUZZ "Build the URDF parser's libFuzzer target and run it as a t
 set(CHAINDYN_FUZZ_SECONDS 30 CACHE STRING "How long the fuzz test runs (seconds)")
 
 set(fuzz_dir ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
-
-add_executable(chaindyn_fuzz_urdf_regressions ${fuzz_dir}/fuzz_urdf.cpp)
-target_link_libraries(chaindyn_fuzz_urdf_regressions PRIVATE chaindyn::urdf)
-chaindyn_add_warnings(chaindyn_fuzz_urdf_regressions)
-target_compile_definitions(chaindyn_fuzz_urdf_regressions PRIVATE CHAINDYN_FUZZ_STANDALONE)
 file(GLOB fuzz_inputs CONFIGURE_DEPENDS
      ${fuzz_dir}/regressions/* ${fuzz_dir}/corpus/* ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf/*.urdf)
-add_test(NAME fuzz:urdf_regressions COMMAND chaindyn_fuzz_urdf_regressions ${fuzz_inputs})
 
+set(chaindyn_libfuzzer OFF)
 if(CHAINDYN_FUZZ)
-  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    set(chaindyn_libfuzzer ON)
+  else()
     message(STATUS "chaindyn: URDF fuzz target skipped: libFuzzer needs clang "
                    "(this is ${CMAKE_CXX_COMPILER_ID})")
-  else()
-    add_executable(chaindyn_fuzz_urdf ${fuzz_dir}/fuzz_urdf.cpp)
-    target_link_libraries(chaindyn_fuzz_urdf PRIVATE chaindyn::urdf)
-    chaindyn_add_warnings(chaindyn_fuzz_urdf)
-    # -O1 after the preset's -O0: ~3x the executions per second for the same compile time.
-    target_compile_options(chaindyn_fuzz_urdf PRIVATE
-      -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
-    target_link_options(chaindyn_fuzz_urdf PRIVATE -fsanitize=fuzzer,address,undefined)
-    # libFuzzer adds what it finds to its first corpus directory: a copy in the build tree, never
-    # the source tree. The seed inputs follow as read-only directories.
-    set(work_corpus ${CMAKE_CURRENT_BINARY_DIR}/fuzz-corpus)
-    set(artifacts ${CMAKE_CURRENT_BINARY_DIR}/fuzz-artifacts)
-    file(MAKE_DIRECTORY ${work_corpus} ${artifacts})
-    # libFuzzer exits when a corpus directory does not exist: pass only those that do.
-    set(seed_dirs "")
-    foreach(dir ${fuzz_dir}/corpus ${fuzz_dir}/regressions ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf)
-      if(IS_DIRECTORY ${dir})
-        list(APPEND seed_dirs ${dir})
-      endif()
-    endforeach()
-    add_test(NAME fuzz:urdf
-      COMMAND chaindyn_fuzz_urdf
-        -max_total_time=${CHAINDYN_FUZZ_SECONDS} -timeout=10 -rss_limit_mb=2048
-        -max_len=16384 -print_final_stats=1 -detect_leaks=1
-        -dict=${fuzz_dir}/urdf.dict -artifact_prefix=${artifacts}/
-        ${work_corpus} ${seed_dirs})
-    set_tests_properties(fuzz:urdf PROPERTIES TIMEOUT 900)
-    message(STATUS "chaindyn: URDF fuzz test enabled (${CHAINDYN_FUZZ_SECONDS} s)")
   endif()
+endif()
+
+if(NOT chaindyn_libfuzzer)
+  add_executable(chaindyn_fuzz_urdf_regressions ${fuzz_dir}/fuzz_urdf.cpp)
+  target_link_libraries(chaindyn_fuzz_urdf_regressions PRIVATE chaindyn::urdf)
+  chaindyn_add_warnings(chaindyn_fuzz_urdf_regressions)
+  target_compile_definitions(chaindyn_fuzz_urdf_regressions PRIVATE CHAINDYN_FUZZ_STANDALONE
+                                                                    CHAINDYN_ALWAYS_INLINE=)
+  add_test(NAME fuzz:urdf_regressions COMMAND chaindyn_fuzz_urdf_regressions ${fuzz_inputs})
+else()
+  add_executable(chaindyn_fuzz_urdf ${fuzz_dir}/fuzz_urdf.cpp)
+  target_link_libraries(chaindyn_fuzz_urdf PRIVATE chaindyn::urdf)
+  chaindyn_add_warnings(chaindyn_fuzz_urdf)
+  target_compile_definitions(chaindyn_fuzz_urdf PRIVATE CHAINDYN_ALWAYS_INLINE=)
+  # The regression inputs once each: libFuzzer runs the files it is given and exits (no
+  # second, standalone build of the same source in this configuration).
+  add_test(NAME fuzz:urdf_regressions COMMAND chaindyn_fuzz_urdf -runs=1 ${fuzz_inputs})
+  # -O1 after the preset's -O0: ~3x the executions per second for the same compile time.
+  target_compile_options(chaindyn_fuzz_urdf PRIVATE
+    -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
+  target_link_options(chaindyn_fuzz_urdf PRIVATE -fsanitize=fuzzer,address,undefined)
+  # libFuzzer adds what it finds to its first corpus directory: a copy in the build tree, never
+  # the source tree. The seed inputs follow as read-only directories.
+  set(work_corpus ${CMAKE_CURRENT_BINARY_DIR}/fuzz-corpus)
+  set(artifacts ${CMAKE_CURRENT_BINARY_DIR}/fuzz-artifacts)
+  file(MAKE_DIRECTORY ${work_corpus} ${artifacts})
+  # libFuzzer exits when a corpus directory does not exist: pass only those that do.
+  set(seed_dirs "")
+  foreach(dir ${fuzz_dir}/corpus ${fuzz_dir}/regressions ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf)
+    if(IS_DIRECTORY ${dir})
+      list(APPEND seed_dirs ${dir})
+    endif()
+  endforeach()
+  add_test(NAME fuzz:urdf
+    COMMAND chaindyn_fuzz_urdf
+      -max_total_time=${CHAINDYN_FUZZ_SECONDS} -timeout=10 -rss_limit_mb=2048
+      -max_len=16384 -print_final_stats=1 -detect_leaks=1
+      -dict=${fuzz_dir}/urdf.dict -artifact_prefix=${artifacts}/
+      ${work_corpus} ${seed_dirs})
+  set_tests_properties(fuzz:urdf PROPERTIES TIMEOUT 900)
+  message(STATUS "chaindyn: URDF fuzz test enabled (${CHAINDYN_FUZZ_SECONDS} s)")
 endif()
