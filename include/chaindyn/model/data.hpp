@@ -28,17 +28,8 @@ struct Data {
   template <typename T>
   using PerLink = std::array<T, std::size_t(nq)>;
 
-  // Results.
-  Vector tau = Vector::Zero();  ///< joint forces (rnea, gravity_torques, nonlinear_effects,
-                                ///< joint_torques_from_wrench, rnea_derivatives)
-  Vector qdd = Vector::Zero();  ///< joint accelerations (aba, forward_dynamics_crba)
-  Vector nle = Vector::Zero();  ///< C(q, qd) qd + g(q) (nonlinear_effects, forward_dynamics_crba)
-  Matrix M = Matrix::Zero();    ///< joint-space mass matrix, both triangles (crba)
-  Matrix L = Matrix::Zero();    ///< Cholesky factor of M, lower triangle (forward_dynamics_crba)
-  Matrix Minv = Matrix::Zero(); ///< M(q)^-1, both triangles (inverse_mass_matrix)
-  Matrix C = Matrix::Zero();    ///< Coriolis matrix, Christoffel form (coriolis_matrix)
-  Scalar kinetic_energy = Scalar(0);    ///< (kinetic_energy)
-  Scalar potential_energy = Scalar(0);  ///< (potential_energy)
+  // (The order of the members is measured: with the results first, g++'s aba on the iiwa ran
+  // 7 % slower in an A/B. Keep the kinematics first.)
 
   // Kinematics: every algorithm that depends on q fills liMi; the world-frame ones oMi and oS.
   PerLink<Transform<Scalar>> liMi;  ///< pose of link i in its parent: placement_i * J_i(q_i)
@@ -63,6 +54,18 @@ struct Data {
   Vector D = Vector::Zero();        ///< S_i^T IA_i S_i + armature (aba, inverse_mass_matrix)
   Vector u = Vector::Zero();        ///< aba: tau - friction - S^T pA; inverse_mass_matrix: the
                                     ///< same for a unit joint force
+
+  // Results.
+  Vector tau = Vector::Zero();  ///< joint forces (rnea, gravity_torques, nonlinear_effects,
+                                ///< joint_torques_from_wrench, rnea_derivatives)
+  Vector qdd = Vector::Zero();  ///< joint accelerations (aba, forward_dynamics_crba)
+  Vector nle = Vector::Zero();  ///< C(q, qd) qd + g(q) (nonlinear_effects, forward_dynamics_crba)
+  Matrix M = Matrix::Zero();    ///< joint-space mass matrix, both triangles (crba)
+  Matrix L = Matrix::Zero();    ///< Cholesky factor of M, lower triangle (forward_dynamics_crba)
+  Matrix Minv = Matrix::Zero(); ///< M(q)^-1, both triangles (inverse_mass_matrix)
+  Matrix C = Matrix::Zero();    ///< Coriolis matrix, Christoffel form (coriolis_matrix)
+  Scalar kinetic_energy = Scalar(0);    ///< (kinetic_energy)
+  Scalar potential_energy = Scalar(0);  ///< (potential_energy)
 
   // Base coordinates (about the base origin).
   PerLink<Motion<Scalar>> ov;       ///< link velocities (aba, coriolis_matrix, rnea_derivatives)
