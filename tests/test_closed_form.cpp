@@ -7,7 +7,9 @@
 
 #include <chaindyn/closed_form/closed_form.hpp>
 
-#define CATCH_CONFIG_EXTERNAL_INTERFACES  // for the listener that prints the table
+#ifndef CATCH_CONFIG_EXTERNAL_INTERFACES  // for the listener that prints the table
+#define CATCH_CONFIG_EXTERNAL_INTERFACES  // (tests/CMakeLists.txt defines it for the target)
+#endif
 #include <catch2/catch.hpp>
 #include <Eigen/Eigenvalues>
 #include <unsupported/Eigen/AutoDiff>

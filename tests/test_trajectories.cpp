@@ -19,10 +19,10 @@ namespace {
 constexpr std::uint32_t kTrajectorySeed = 20261122u;  // tests/support/test_support.hpp's kSeed
 constexpr double kPi = 3.14159265358979323846;
 
-using Vector3 = Eigen::Vector3d;
+using Vec3 = Eigen::Vector3d;
 
 double max_abs(double x) { return std::abs(x); }
-double max_abs(const Vector3& x) { return x.cwiseAbs().maxCoeff(); }
+double max_abs(const Vec3& x) { return x.cwiseAbs().maxCoeff(); }
 
 /// max over interior times t of |qd - (q(t+h) - q(t-h)) / 2h| and the same for qdd from qd,
 /// relative to the largest qd (qdd). Times closer than 2h to a breakpoint are skipped.
@@ -72,18 +72,18 @@ TEST_CASE("trajectory velocities and accelerations equal central finite differen
           "[trajectories]") {
   std::mt19937 gen(kTrajectorySeed);
   std::uniform_real_distribution<double> u(-2, 2), pos(0.2, 2);
-  const Vector3 q0(u(gen), u(gen), u(gen)), qf(u(gen), u(gen), u(gen));
+  const Vec3 q0(u(gen), u(gen), u(gen)), qf(u(gen), u(gen), u(gen));
   const double T = 1.7;
 
-  const CycloidalTrajectory<Vector3> cyc(q0, qf, T);
-  const QuinticTrajectory<Vector3> rest(q0, qf, T);
-  const QuinticTrajectory<Vector3> moving({q0, Vector3(u(gen), u(gen), u(gen)),
-                                           Vector3(u(gen), u(gen), u(gen))},
-                                          {qf, Vector3(u(gen), u(gen), u(gen)),
-                                           Vector3(u(gen), u(gen), u(gen))},
+  const CycloidalTrajectory<Vec3> cyc(q0, qf, T);
+  const QuinticTrajectory<Vec3> rest(q0, qf, T);
+  const QuinticTrajectory<Vec3> moving({q0, Vec3(u(gen), u(gen), u(gen)),
+                                           Vec3(u(gen), u(gen), u(gen))},
+                                          {qf, Vec3(u(gen), u(gen), u(gen)),
+                                           Vec3(u(gen), u(gen), u(gen))},
                                           T);
-  const TrapezoidalTrajectory<Vector3> trap(q0, qf, Vector3(pos(gen), pos(gen), pos(gen)),
-                                            Vector3(pos(gen), pos(gen), pos(gen)));
+  const TrapezoidalTrajectory<Vec3> trap(q0, qf, Vec3(pos(gen), pos(gen), pos(gen)),
+                                            Vec3(pos(gen), pos(gen), pos(gen)));
   const double ta = trap.acceleration_time(), tt = trap.duration();
   const CycloidalTrajectory<double> cyc1(0.3, -1.1, T);
   const TrapezoidalTrajectory<double> tri(0.0, 0.1, 5.0, 1.0);  // triangular
@@ -104,13 +104,13 @@ TEST_CASE("trajectory velocities and accelerations equal central finite differen
 
 TEST_CASE("trajectories hit their boundary conditions and hold the end points outside [0, T]",
           "[trajectories]") {
-  const Vector3 q0(0.1, -0.4, 2.0), qf(-1.3, 0.6, 2.0);
-  const Vector3 v0(0.5, -1, 0.25), v1(-0.3, 0.2, 1), a0(2, -1, 0.5), a1(-4, 0.3, 1);
+  const Vec3 q0(0.1, -0.4, 2.0), qf(-1.3, 0.6, 2.0);
+  const Vec3 v0(0.5, -1, 0.25), v1(-0.3, 0.2, 1), a0(2, -1, 0.5), a1(-4, 0.3, 1);
   const double T = 2.5;
-  const QuinticTrajectory<Vector3> quintic({q0, v0, a0}, {qf, v1, a1}, T);
-  const CycloidalTrajectory<Vector3> cyc(q0, qf, T);
-  const QuinticTrajectory<Vector3> rest(q0, qf, T);
-  const TrapezoidalTrajectory<Vector3> trap(q0, qf, Vector3(1, 2, 1), Vector3(3, 1, 2));
+  const QuinticTrajectory<Vec3> quintic({q0, v0, a0}, {qf, v1, a1}, T);
+  const CycloidalTrajectory<Vec3> cyc(q0, qf, T);
+  const QuinticTrajectory<Vec3> rest(q0, qf, T);
+  const TrapezoidalTrajectory<Vec3> trap(q0, qf, Vec3(1, 2, 1), Vec3(3, 1, 2));
 
   // At the ends exactly, and the polynomial itself just inside them.
   const double eps = 1e-9 * T;
@@ -196,19 +196,19 @@ TEST_CASE("the trapezoidal profile respects v_max and a_max and is synchronized 
   std::uniform_real_distribution<double> u(-3, 3), pos(0.2, 3);
   int trapezoids = 0, triangles = 0;
   for (int trial = 0; trial < 50; ++trial) {
-    const Vector3 q0(u(gen), u(gen), u(gen)), qf(u(gen), u(gen), u(gen));
-    const Vector3 v_max(pos(gen), pos(gen), pos(gen)), a_max(pos(gen), pos(gen), pos(gen));
-    const TrapezoidalTrajectory<Vector3> traj(q0, qf, v_max, a_max);
+    const Vec3 q0(u(gen), u(gen), u(gen)), qf(u(gen), u(gen), u(gen));
+    const Vec3 v_max(pos(gen), pos(gen), pos(gen)), a_max(pos(gen), pos(gen), pos(gen));
+    const TrapezoidalTrajectory<Vec3> traj(q0, qf, v_max, a_max);
     const double T = traj.duration(), ta = traj.acceleration_time();
     (ta < T / 2 - 1e-12 ? trapezoids : triangles)++;
-    const Vector3 h = qf - q0;
+    const Vec3 h = qf - q0;
     double v_ratio = 0, a_ratio = 0, sync = 0;
     for (int i = 0; i <= 1000; ++i) {
       const auto s = traj(T * i / 1000.0);
       v_ratio = std::max(v_ratio, s.qd.cwiseAbs().cwiseQuotient(v_max).maxCoeff());
       a_ratio = std::max(a_ratio, s.qdd.cwiseAbs().cwiseQuotient(a_max).maxCoeff());
       // synchronized: every joint is at the same fraction of its way
-      const Vector3 fraction = (s.q - q0).cwiseQuotient(h);
+      const Vec3 fraction = (s.q - q0).cwiseQuotient(h);
       sync = std::max(sync, fraction.maxCoeff() - fraction.minCoeff());
     }
     INFO("trial " << trial << ": max |qd|/v_max " << v_ratio << ", max |qdd|/a_max " << a_ratio);
@@ -258,8 +258,8 @@ TEST_CASE("trajectories reject a non-positive or non-finite duration, non-finite
                                                      Eigen::VectorXd::Zero(3), 1.0),
                   ArgumentError);
   CHECK_THROWS_WITH(TrapezoidalTrajectory<double>(0, 1, 0, 1), Contains("v_max"));
-  CHECK_THROWS_WITH(TrapezoidalTrajectory<Vector3>(Vector3::Zero(), Vector3::Ones(),
-                                                   Vector3(1, -1, 1), Vector3::Ones()),
+  CHECK_THROWS_WITH(TrapezoidalTrajectory<Vec3>(Vec3::Zero(), Vec3::Ones(),
+                                                   Vec3(1, -1, 1), Vec3::Ones()),
                     Contains("v_max"));
   CHECK_THROWS_WITH(TrapezoidalTrajectory<double>(0, 1, 1, std::numeric_limits<double>::infinity()), Contains("a_max"));
 }
