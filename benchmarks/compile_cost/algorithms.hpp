@@ -1,6 +1,7 @@
 // The code whose compile time and size benchmarks/compile_cost/run measures: the in-place rnea,
 // crba and aba of one chain type, as three out-of-line functions (so that nm can size each).
-// Each *.cpp beside this header instantiates Algorithms<its chain type> and nothing else.
+// iiwa.cpp, unrolled7.cpp and n64_*.cpp each instantiate Algorithms<its chain type> and nothing
+// else (controller.cpp, include_only.cpp and eigen_only.cpp are the user-program table's).
 #pragma once
 
 #include "chaindyn/algorithms/aba.hpp"
