@@ -2,6 +2,7 @@
 // returning forms of rnea, crba, aba, nonlinear_effects and gravity_torques, a quintic, one
 // rk4_step and a simulate() with dense output. benchmarks/compile_cost/run times its compile.
 #include <chaindyn/chaindyn.hpp>
+#include <chaindyn/simulation.hpp>
 
 #include <cstdio>
 
