@@ -15,7 +15,7 @@ struct PrismaticFixedModel {
   static_assert(K >= 0 && K < 3, "axis index is 0 (x), 1 (y) or 2 (z)");
   static constexpr JointKind kind = JointKind::prismatic;
   static constexpr int fixed_axis = K;  ///< the axis in the type: 0 x, 1 y, 2 z
-  static constexpr bool has_runtime_axis = false;
+  static constexpr bool has_runtime_axis = fixed_axis < 0;
 
   PrismaticFixedModel() = default;
   PrismaticFixedModel(const std::optional<Vector3<Scalar>>& axis, const std::string& where) {
@@ -63,7 +63,7 @@ template <typename Scalar>
 struct PrismaticAxisModel {
   static constexpr JointKind kind = JointKind::prismatic;
   static constexpr int fixed_axis = -1;  ///< none: the axis is given per link
-  static constexpr bool has_runtime_axis = true;
+  static constexpr bool has_runtime_axis = fixed_axis < 0;
   Vector3<Scalar> a = Vector3<Scalar>::UnitZ();
 
   PrismaticAxisModel() = default;
