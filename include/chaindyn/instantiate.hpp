@@ -22,67 +22,74 @@
 
 #include "chaindyn/chaindyn.hpp"
 
+/// The in-place forms are templates on their joint-vector arguments' types (model/arguments.hpp):
+/// these name the specialisation for Model::Vector arguments (the model type is __VA_ARGS__).
+#define CHAINDYN_DETAIL_VARG(...) const Eigen::MatrixBase<__VA_ARGS__::Vector>&
+#define CHAINDYN_DETAIL_TARGS1(...) __VA_ARGS__, __VA_ARGS__::Vector
+#define CHAINDYN_DETAIL_TARGS2(...) CHAINDYN_DETAIL_TARGS1(__VA_ARGS__), __VA_ARGS__::Vector
+#define CHAINDYN_DETAIL_TARGS3(...) CHAINDYN_DETAIL_TARGS2(__VA_ARGS__), __VA_ARGS__::Vector
+
 /// The declarations of CHAINDYN_EXTERN_ALGORITHMS / CHAINDYN_INSTANTIATE_ALGORITHMS, with
 /// `prefix` `extern` or empty; the model type is __VA_ARGS__ (it may contain commas).
-#define CHAINDYN_DETAIL_ALGORITHMS(prefix, ...)                                                  \
-  prefix template void chaindyn::rnea<__VA_ARGS__>(                                             \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&) noexcept;                         \
-  prefix template void chaindyn::rnea<__VA_ARGS__>(                                             \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&,                                   \
-      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                       \
-  prefix template void chaindyn::crba<__VA_ARGS__>(                                             \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&) noexcept;   \
-  prefix template void chaindyn::aba<__VA_ARGS__>(                                              \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&) noexcept;                         \
-  prefix template void chaindyn::aba<__VA_ARGS__>(                                              \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&,                                   \
-      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                       \
-  prefix template void chaindyn::nonlinear_effects<__VA_ARGS__>(                                \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const __VA_ARGS__::Vector&) noexcept;                                                     \
-  prefix template void chaindyn::gravity_torques<__VA_ARGS__>(                                  \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&) noexcept;   \
-  prefix template void chaindyn::forward_dynamics_crba<__VA_ARGS__>(                            \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&) noexcept;                         \
-  prefix template void chaindyn::forward_kinematics<__VA_ARGS__>(                               \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&) noexcept;   \
-  prefix template const chaindyn::Transform<__VA_ARGS__::Scalar>&                               \
-  chaindyn::frame_pose<__VA_ARGS__>(const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&,           \
-                                    const __VA_ARGS__::Vector&, std::size_t,                    \
-                                    const chaindyn::Transform<__VA_ARGS__::Scalar>&) noexcept;  \
-  prefix template void chaindyn::jacobian<__VA_ARGS__>(                                         \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      std::size_t, const chaindyn::Transform<__VA_ARGS__::Scalar>&, chaindyn::ReferenceFrame,   \
-      chaindyn::FrameJacobian<__VA_ARGS__>&) noexcept;                                          \
-  prefix template void chaindyn::jdot_qd<__VA_ARGS__>(                                          \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const __VA_ARGS__::Vector&, std::size_t, const chaindyn::Transform<__VA_ARGS__::Scalar>&, \
-      chaindyn::ReferenceFrame, chaindyn::FrameVector<__VA_ARGS__>&) noexcept;                  \
-  prefix template void chaindyn::joint_torques_from_wrench<__VA_ARGS__>(                        \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      std::size_t, const chaindyn::Force<__VA_ARGS__::Scalar>&,                                 \
-      const chaindyn::Transform<__VA_ARGS__::Scalar>&, chaindyn::ReferenceFrame) noexcept;      \
-  prefix template __VA_ARGS__::Scalar chaindyn::kinetic_energy<__VA_ARGS__>(                    \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const __VA_ARGS__::Vector&) noexcept;                                                     \
-  prefix template __VA_ARGS__::Scalar chaindyn::potential_energy<__VA_ARGS__>(                  \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&) noexcept;   \
-  prefix template void chaindyn::inverse_mass_matrix<__VA_ARGS__>(                              \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&) noexcept;   \
-  prefix template void chaindyn::coriolis_matrix<__VA_ARGS__>(                                  \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const __VA_ARGS__::Vector&) noexcept;                                                     \
-  prefix template void chaindyn::rnea_derivatives<__VA_ARGS__>(                                 \
-      const __VA_ARGS__&, chaindyn::DerivativesData<__VA_ARGS__>&, const __VA_ARGS__::Vector&,  \
-      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&) noexcept;                         \
-  prefix template void chaindyn::aba_derivatives<__VA_ARGS__>(                                  \
-      const __VA_ARGS__&, chaindyn::DerivativesData<__VA_ARGS__>&, const __VA_ARGS__::Vector&,  \
-      const __VA_ARGS__::Vector&, const __VA_ARGS__::Vector&) noexcept
+#define CHAINDYN_DETAIL_ALGORITHMS(prefix, ...)                                                    \
+  prefix template void chaindyn::rnea<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                        \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;              \
+  prefix template void chaindyn::rnea<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                        \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                        \
+      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                          \
+  prefix template void chaindyn::crba<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(                        \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
+  prefix template void chaindyn::aba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                         \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;              \
+  prefix template void chaindyn::aba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                         \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                        \
+      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                          \
+  prefix template void chaindyn::nonlinear_effects<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(           \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                 \
+  prefix template void chaindyn::gravity_torques<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(             \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
+  prefix template void chaindyn::forward_dynamics_crba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(       \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;              \
+  prefix template void chaindyn::forward_kinematics<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(          \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
+  prefix template const chaindyn::Transform<__VA_ARGS__::Scalar>&                                  \
+  chaindyn::frame_pose<__VA_ARGS__>(const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&,              \
+                                    const __VA_ARGS__::Vector&, std::size_t,                       \
+                                    const chaindyn::Transform<__VA_ARGS__::Scalar>&) noexcept;     \
+  prefix template void chaindyn::jacobian<__VA_ARGS__>(                                            \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,                \
+      std::size_t, const chaindyn::Transform<__VA_ARGS__::Scalar>&, chaindyn::ReferenceFrame,      \
+      chaindyn::FrameJacobian<__VA_ARGS__>&) noexcept;                                             \
+  prefix template void chaindyn::jdot_qd<__VA_ARGS__>(                                             \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,                \
+      const __VA_ARGS__::Vector&, std::size_t, const chaindyn::Transform<__VA_ARGS__::Scalar>&,    \
+      chaindyn::ReferenceFrame, chaindyn::FrameVector<__VA_ARGS__>&) noexcept;                     \
+  prefix template void chaindyn::joint_torques_from_wrench<__VA_ARGS__>(                           \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,                \
+      std::size_t, const chaindyn::Force<__VA_ARGS__::Scalar>&,                                    \
+      const chaindyn::Transform<__VA_ARGS__::Scalar>&, chaindyn::ReferenceFrame) noexcept;         \
+  prefix template __VA_ARGS__::Scalar chaindyn::kinetic_energy<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>( \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                 \
+  prefix template __VA_ARGS__::Scalar chaindyn::potential_energy<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>( \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
+  prefix template void chaindyn::inverse_mass_matrix<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(         \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
+  prefix template void chaindyn::coriolis_matrix<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(             \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                 \
+  prefix template void chaindyn::rnea_derivatives<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(            \
+      const __VA_ARGS__&, chaindyn::DerivativesData<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__), \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;              \
+  prefix template void chaindyn::aba_derivatives<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(             \
+      const __VA_ARGS__&, chaindyn::DerivativesData<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__), \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept
 
 /// Declares the in-place algorithms for the model type as instantiated elsewhere.
 #define CHAINDYN_EXTERN_ALGORITHMS(...) CHAINDYN_DETAIL_ALGORITHMS(extern, __VA_ARGS__)

@@ -56,7 +56,9 @@ struct EigenAssertion : std::runtime_error {
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -383,6 +385,66 @@ TEMPLATE_TEST_CASE("rnea_derivatives and aba_derivatives make no heap allocation
   REQUIRE(data->dtau_dq.allFinite());
   REQUIRE(data->dqdd_dq.allFinite());
   REQUIRE((data->data.qdd - qdd).cwiseAbs().maxCoeff() < 1e-8);
+}
+
+// --- The returning forms (issue 12): a workspace per thread, made on the first call ---------
+
+TEMPLATE_TEST_CASE("returning forms make no heap allocation after their first call in a thread",
+                   "[no_malloc][returning]", (Chain<double, RevoluteZ, RevoluteY, PrismaticX>),
+                   (ChainN<double, 7, Revolute>), (ChainN<double, 32, RevoluteZ>)) {
+  using Vector = typename TestType::Vector;
+  std::mt19937 gen(test::kSeed);
+  const TestType model(test::random_links<TestType>(gen, true));
+  const Vector q = test::random_state<Vector>(gen, 3.0), qd = test::random_state<Vector>(gen, 2.0),
+               qdd = test::random_state<Vector>(gen, 2.0);
+  // A dynamic-size vector too: checked and copied into a fixed-size one, on the stack.
+  const Eigen::VectorXd q_dynamic = q;
+  // In a thread of its own, so that its first calls are the thread's first. (Counted there,
+  // checked here: Catch's assertions belong to the main thread.)
+  std::size_t first = 0, first_derivatives = 0;
+  std::array<std::size_t, 11> later{};
+  auto big = std::make_unique<typename TestType::Matrix>();  // matrix results off the stack
+  Vector out;
+  double e = 0;
+  std::thread([&] {
+    first = test::count_allocations([&] { out = rnea(model, q, qd, qdd); });
+    first_derivatives =
+        test::count_allocations([&] { *big = rnea_derivatives(model, q, qd, qdd).dtau_dq; });
+    const EigenNoMalloc eigen_net;
+    std::size_t k = 0;
+    later[k++] = test::count_allocations([&] { out = rnea(model, q, qd, qdd); });
+    later[k++] = test::count_allocations([&] { out = rnea(model, q_dynamic, qd, qdd); });
+    later[k++] = test::count_allocations([&] { out = aba(model, q, qd, out); });
+    later[k++] = test::count_allocations([&] { out = nonlinear_effects(model, q, qd); });
+    later[k++] = test::count_allocations([&] { out = gravity_torques(model, q_dynamic); });
+    later[k++] = test::count_allocations([&] { out = forward_dynamics_crba(model, q, qd, qdd); });
+    later[k++] = test::count_allocations([&] { *big = crba(model, q); });
+    later[k++] = test::count_allocations([&] { *big = inverse_mass_matrix(model, q); });
+    later[k++] = test::count_allocations([&] { *big = coriolis_matrix(model, q, qd); });
+    later[k++] = test::count_allocations(
+        [&] { e = kinetic_energy(model, q, qd) + potential_energy(model, q); });
+    later[k++] =
+        test::count_allocations([&] { *big = rnea_derivatives(model, q, qd, qdd).dtau_dq; });
+  }).join();
+  // The first calls allocate the thread's Data, then its DerivativesData (model/data.hpp), and
+  // the C++ runtime records their destructors for the thread's exit (one more allocation with
+  // glibc's __cxa_thread_atexit_impl).
+  CHECK(first >= 1);
+  CHECK(first <= 2);
+  CHECK(first_derivatives >= 1);
+  CHECK(first_derivatives <= 2);
+  const char* names[] = {"rnea",      "rnea (VectorXd q)", "aba",
+                         "nonlinear_effects", "gravity_torques (VectorXd q)",
+                         "forward_dynamics_crba", "crba", "inverse_mass_matrix",
+                         "coriolis_matrix", "kinetic_energy + potential_energy",
+                         "rnea_derivatives"};
+  for (std::size_t k = 0; k < later.size(); ++k) {
+    INFO("returning " << names[k] << ", after the thread's first call");
+    CHECK(later[k] == 0);
+  }
+  REQUIRE(std::isfinite(e));
+  REQUIRE(big->allFinite());
+  REQUIRE(out.allFinite());
 }
 
 // --- Simulation (issue 4): the steps, integrate() and streaming simulate() ----------------

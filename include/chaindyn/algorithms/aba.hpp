@@ -82,37 +82,47 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
 /// Forward dynamics qdd = M^-1 (tau - C qd - g - friction), O(n), with armature. Fills
 /// data.qdd, and in base coordinates data.oMi, oS, ov, oa, oc, oIA, opA, oU (and data.liMi,
 /// D, u).
-template <typename Model>
-void aba(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-         const typename Model::Vector& qd, const typename Model::Vector& tau) noexcept {
-  detail::aba_pass(model, data, q, qd, tau, nullptr);
+template <typename Model, typename Q, typename Qd, typename Tau>
+void aba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+         const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::aba_pass(model, data, detail::as_joint_vector<Model>(q.derived()),
+                   detail::as_joint_vector<Model>(qd.derived()),
+                   detail::as_joint_vector<Model>(tau.derived()), nullptr);
 }
 
 /// Forward dynamics with external wrenches f_ext[i] on link i, expressed in link i's frame
 /// about its origin ([moment; force]). Fills data.qdd.
-template <typename Model>
-void aba(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-         const typename Model::Vector& qd, const typename Model::Vector& tau,
+template <typename Model, typename Q, typename Qd, typename Tau>
+void aba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+         const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau,
          const LinkForces<Model>& f_ext) noexcept {
-  detail::aba_pass(model, data, q, qd, tau, &f_ext);
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::aba_pass(model, data, detail::as_joint_vector<Model>(q.derived()),
+                   detail::as_joint_vector<Model>(qd.derived()),
+                   detail::as_joint_vector<Model>(tau.derived()), &f_ext);
 }
 
-/// Returning form of aba.
-template <typename Model>
-typename Model::Vector aba(const Model& model, const typename Model::Vector& q,
-                           const typename Model::Vector& qd, const typename Model::Vector& tau) {
-  Data<Model> data;
-  aba(model, data, q, qd, tau);
+/// Returning form of aba: any Eigen vectors, sizes checked (throws ArgumentError).
+template <typename Model, typename Q, typename Qd, typename Tau>
+typename Model::Vector aba(const Model& model, const Eigen::MatrixBase<Q>& q,
+                           const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau) {
+  Data<Model>& data = detail::thread_workspace<Model>();
+  aba(model, data, detail::checked_joint_vector<Model>(q, "aba", "q"),
+      detail::checked_joint_vector<Model>(qd, "aba", "qd"),
+      detail::checked_joint_vector<Model>(tau, "aba", "tau"));
   return data.qdd;
 }
 
 /// Returning form of aba with external wrenches (link frames, about link origins).
-template <typename Model>
-typename Model::Vector aba(const Model& model, const typename Model::Vector& q,
-                           const typename Model::Vector& qd, const typename Model::Vector& tau,
+template <typename Model, typename Q, typename Qd, typename Tau>
+typename Model::Vector aba(const Model& model, const Eigen::MatrixBase<Q>& q,
+                           const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau,
                            const LinkForces<Model>& f_ext) {
-  Data<Model> data;
-  aba(model, data, q, qd, tau, f_ext);
+  Data<Model>& data = detail::thread_workspace<Model>();
+  aba(model, data, detail::checked_joint_vector<Model>(q, "aba", "q"),
+      detail::checked_joint_vector<Model>(qd, "aba", "qd"),
+      detail::checked_joint_vector<Model>(tau, "aba", "tau"), f_ext);
   return data.qdd;
 }
 

@@ -27,10 +27,13 @@ struct AbaDerivatives {
 /// d qdd / d q, d qdd / d qd and M^-1 of aba(model, q, qd, tau) (friction and armature
 /// included). noexcept, no allocation. Fills dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau,
 /// dd.data.qdd (= aba), and what aba, rnea_derivatives and inverse_mass_matrix fill.
-template <typename Model>
+template <typename Model, typename Q, typename Qd, typename Tau>
 void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
-                     const typename Model::Vector& q, const typename Model::Vector& qd,
-                     const typename Model::Vector& tau) noexcept {
+                     const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
+                     const Eigen::MatrixBase<Tau>& tau) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
+  const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   using Vector = typename Model::Vector;
   Data<Model>& data = dd.data;
   aba(model, data, q, qd, tau);
@@ -43,14 +46,17 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   data.qdd = qdd;
 }
 
-/// Returning form of aba_derivatives.
-template <typename Model>
-AbaDerivatives<Model> aba_derivatives(const Model& model, const typename Model::Vector& q,
-                                      const typename Model::Vector& qd,
-                                      const typename Model::Vector& tau) {
-  auto dd = std::make_unique<DerivativesData<Model>>();
-  aba_derivatives(model, *dd, q, qd, tau);
-  return AbaDerivatives<Model>{dd->dqdd_dq, dd->dqdd_dqd, dd->dqdd_dtau};
+/// Returning form of aba_derivatives: any Eigen vectors, sizes checked (throws
+/// ArgumentError). Its workspace is per thread (detail::thread_workspace_of).
+template <typename Model, typename Q, typename Qd, typename Tau>
+AbaDerivatives<Model> aba_derivatives(const Model& model, const Eigen::MatrixBase<Q>& q,
+                                      const Eigen::MatrixBase<Qd>& qd,
+                                      const Eigen::MatrixBase<Tau>& tau) {
+  auto& dd = detail::thread_workspace_of<DerivativesData<Model>>();
+  aba_derivatives(model, dd, detail::checked_joint_vector<Model>(q, "aba_derivatives", "q"),
+                  detail::checked_joint_vector<Model>(qd, "aba_derivatives", "qd"),
+                  detail::checked_joint_vector<Model>(tau, "aba_derivatives", "tau"));
+  return AbaDerivatives<Model>{dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau};
 }
 
 }  // namespace chaindyn

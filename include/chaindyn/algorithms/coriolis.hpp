@@ -78,9 +78,12 @@ Force<Scalar> to_force(const Eigen::Matrix<Scalar, 6, 1>& x) {
 /// C(q, qd) qd = nonlinear_effects(q, qd) - gravity_torques(q), Mdot - 2C skew-symmetric,
 /// C_ij = sum_k Gamma_ijk qd_k. Joint friction and armature do not enter (the armature is
 /// constant in M). O(n^2). Fills data.C (and data.liMi, oMi, oS, ov, oSdot, oIc).
-template <typename Model>
-void coriolis_matrix(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-                     const typename Model::Vector& qd) noexcept {
+template <typename Model, typename Q, typename Qd>
+void coriolis_matrix(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
+                     const Eigen::MatrixBase<Qd>& qd_in) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
+  const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   using Scalar = typename Model::Scalar;
   constexpr std::size_t n = std::size_t(Model::nq);
   // Forward pass: everything in base coordinates about the base origin.
@@ -110,12 +113,13 @@ void coriolis_matrix(const Model& model, DataFor<Model>& data, const typename Mo
   }
 }
 
-/// Returning form of coriolis_matrix.
-template <typename Model>
-typename Model::Matrix coriolis_matrix(const Model& model, const typename Model::Vector& q,
-                                       const typename Model::Vector& qd) {
-  Data<Model> data;
-  coriolis_matrix(model, data, q, qd);
+/// Returning form of coriolis_matrix: any Eigen vectors, sizes checked.
+template <typename Model, typename Q, typename Qd>
+typename Model::Matrix coriolis_matrix(const Model& model, const Eigen::MatrixBase<Q>& q,
+                                       const Eigen::MatrixBase<Qd>& qd) {
+  Data<Model>& data = detail::thread_workspace<Model>();
+  coriolis_matrix(model, data, detail::checked_joint_vector<Model>(q, "coriolis_matrix", "q"),
+                  detail::checked_joint_vector<Model>(qd, "coriolis_matrix", "qd"));
   return data.C;
 }
 
@@ -125,10 +129,11 @@ typename Model::Matrix coriolis_matrix(const Model& model, const typename Model:
 /// symmetric. Since C is linear in qd, column k of the matrices is C(q, e_k):
 /// gamma[i](j, k) = C(q, e_k)_ij; n calls of coriolis_matrix, O(n^3). Fills data.C (with
 /// qd = e_{n-1}) and what coriolis_matrix fills.
-template <typename Model>
-void christoffel_symbols(const Model& model, DataFor<Model>& data,
-                         const typename Model::Vector& q,
+template <typename Model, typename Q>
+void christoffel_symbols(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
                          std::array<typename Model::Matrix, std::size_t(Model::nq)>& gamma) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   using Vector = typename Model::Vector;
   for (Eigen::Index k = 0; k < Model::nq; ++k) {
     coriolis_matrix(model, data, q, Vector(Vector::Unit(k)));
@@ -139,12 +144,12 @@ void christoffel_symbols(const Model& model, DataFor<Model>& data,
 }
 
 /// Returning form of christoffel_symbols: gamma[i](j, k) = Gamma_ijk.
-template <typename Model>
+template <typename Model, typename Q>
 std::array<typename Model::Matrix, std::size_t(Model::nq)> christoffel_symbols(
-    const Model& model, const typename Model::Vector& q) {
-  Data<Model> data;
+    const Model& model, const Eigen::MatrixBase<Q>& q) {
   std::array<typename Model::Matrix, std::size_t(Model::nq)> gamma;
-  christoffel_symbols(model, data, q, gamma);
+  christoffel_symbols(model, detail::thread_workspace<Model>(),
+                      detail::checked_joint_vector<Model>(q, "christoffel_symbols", "q"), gamma);
   return gamma;
 }
 

@@ -9,10 +9,11 @@ namespace chaindyn {
 
 /// M(q), symmetric positive definite, both triangles filled, armature on the diagonal.
 /// Fills data.M (and data.liMi, data.Ic).
-template <typename Model>
-void crba(const Model& model, DataFor<Model>& data, const typename Model::Vector& q) noexcept {
+template <typename Model, typename Q>
+void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
   using Scalar = typename Model::Scalar;
-  detail::joint_poses(model, data, q);
+  detail::joint_poses(model, data, detail::as_joint_vector<Model>(q.derived()));
   model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.Ic[i] = model.inertia(i);  // I^c_i = I_i                              RBDA Table 6.2
   });
@@ -32,11 +33,11 @@ void crba(const Model& model, DataFor<Model>& data, const typename Model::Vector
   });
 }
 
-/// Returning form of crba.
-template <typename Model>
-typename Model::Matrix crba(const Model& model, const typename Model::Vector& q) {
-  Data<Model> data;
-  crba(model, data, q);
+/// Returning form of crba: any Eigen vector, size checked (throws ArgumentError).
+template <typename Model, typename Q>
+typename Model::Matrix crba(const Model& model, const Eigen::MatrixBase<Q>& q) {
+  Data<Model>& data = detail::thread_workspace<Model>();
+  crba(model, data, detail::checked_joint_vector<Model>(q, "crba", "q"));
   return data.M;
 }
 

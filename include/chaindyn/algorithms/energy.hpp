@@ -8,13 +8,15 @@ namespace chaindyn {
 
 /// T = sum_i 1/2 v_i . I_i v_i + sum_i 1/2 armature_i qd_i^2 = 1/2 qd^T M(q) qd (J).
 /// Fills data.kinetic_energy (and data.liMi, data.v).
-template <typename Model>
+template <typename Model, typename Q, typename Qd>
 typename Model::Scalar kinetic_energy(const Model& model, DataFor<Model>& data,
-                                      const typename Model::Vector& q,
-                                      const typename Model::Vector& qd) noexcept {
+                                      const Eigen::MatrixBase<Q>& q,
+                                      const Eigen::MatrixBase<Qd>& qd_in) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd>, CHAINDYN_FIXED_SIZE_MESSAGE);
   using Scalar = typename Model::Scalar;
+  const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   Scalar t(0);
-  detail::joint_poses(model, data, q);
+  detail::joint_poses(model, data, detail::as_joint_vector<Model>(q.derived()));
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i];
@@ -26,19 +28,22 @@ typename Model::Scalar kinetic_energy(const Model& model, DataFor<Model>& data,
   return data.kinetic_energy;
 }
 
-template <typename Model>
-typename Model::Scalar kinetic_energy(const Model& model, const typename Model::Vector& q,
-                                      const typename Model::Vector& qd) {
-  Data<Model> data;
-  return kinetic_energy(model, data, q, qd);
+/// Returning form of kinetic_energy: any Eigen vectors, sizes checked.
+template <typename Model, typename Q, typename Qd>
+typename Model::Scalar kinetic_energy(const Model& model, const Eigen::MatrixBase<Q>& q,
+                                      const Eigen::MatrixBase<Qd>& qd) {
+  return kinetic_energy(model, detail::thread_workspace<Model>(),
+                        detail::checked_joint_vector<Model>(q, "kinetic_energy", "q"),
+                        detail::checked_joint_vector<Model>(qd, "kinetic_energy", "qd"));
 }
 
 /// V = -sum_i m_i g . c_i, c_i the centre of mass of link i in the base frame: zero when every
 /// centre of mass is at the height of the base origin (J). Fills data.potential_energy (and
 /// data.liMi, data.oMi).
-template <typename Model>
+template <typename Model, typename Q>
 typename Model::Scalar potential_energy(const Model& model, DataFor<Model>& data,
-                                        const typename Model::Vector& q) noexcept {
+                                        const Eigen::MatrixBase<Q>& q) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
   using Scalar = typename Model::Scalar;
   forward_kinematics(model, data, q);
   Scalar v(0);
@@ -52,10 +57,11 @@ typename Model::Scalar potential_energy(const Model& model, DataFor<Model>& data
   return v;
 }
 
-template <typename Model>
-typename Model::Scalar potential_energy(const Model& model, const typename Model::Vector& q) {
-  Data<Model> data;
-  return potential_energy(model, data, q);
+/// Returning form of potential_energy: any Eigen vector, size checked.
+template <typename Model, typename Q>
+typename Model::Scalar potential_energy(const Model& model, const Eigen::MatrixBase<Q>& q) {
+  return potential_energy(model, detail::thread_workspace<Model>(),
+                          detail::checked_joint_vector<Model>(q, "potential_energy", "q"));
 }
 
 }  // namespace chaindyn

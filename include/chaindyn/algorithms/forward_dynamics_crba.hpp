@@ -48,26 +48,33 @@ void cholesky_solve(const Matrix& l, Vector& x) noexcept {
 
 /// qdd = M(q)^-1 (tau - C(q, qd) qd - g(q) - friction(qd)), O(n^3). Fills data.qdd, data.M,
 /// data.L (Cholesky factor of M), data.nle.
-template <typename Model>
-void forward_dynamics_crba(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-                           const typename Model::Vector& qd,
-                           const typename Model::Vector& tau) noexcept {
-  crba(model, data, q);
-  nonlinear_effects(model, data, q, qd);
+template <typename Model, typename Q, typename Qd, typename Tau>
+void forward_dynamics_crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+                           const Eigen::MatrixBase<Qd>& qd,
+                           const Eigen::MatrixBase<Tau>& tau) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& qv = detail::as_joint_vector<Model>(q.derived());
+  const auto& qdv = detail::as_joint_vector<Model>(qd.derived());
+  const auto& tauv = detail::as_joint_vector<Model>(tau.derived());
+  crba(model, data, qv);
+  nonlinear_effects(model, data, qv, qdv);
   detail::cholesky_factor(data.M, data.L);
   for (Eigen::Index i = 0; i < Model::nq; ++i) {
-    data.qdd[i] = tau[i] - data.nle[i] - joint_friction(model, std::size_t(i), qd[i]);
+    data.qdd[i] = tauv[i] - data.nle[i] - joint_friction(model, std::size_t(i), qdv[i]);
   }
   detail::cholesky_solve(data.L, data.qdd);
 }
 
-/// Returning form of forward_dynamics_crba.
-template <typename Model>
-typename Model::Vector forward_dynamics_crba(const Model& model, const typename Model::Vector& q,
-                                             const typename Model::Vector& qd,
-                                             const typename Model::Vector& tau) {
-  Data<Model> data;
-  forward_dynamics_crba(model, data, q, qd, tau);
+/// Returning form of forward_dynamics_crba: any Eigen vectors, sizes checked.
+template <typename Model, typename Q, typename Qd, typename Tau>
+typename Model::Vector forward_dynamics_crba(const Model& model, const Eigen::MatrixBase<Q>& q,
+                                             const Eigen::MatrixBase<Qd>& qd,
+                                             const Eigen::MatrixBase<Tau>& tau) {
+  Data<Model>& data = detail::thread_workspace<Model>();
+  forward_dynamics_crba(model, data,
+                        detail::checked_joint_vector<Model>(q, "forward_dynamics_crba", "q"),
+                        detail::checked_joint_vector<Model>(qd, "forward_dynamics_crba", "qd"),
+                        detail::checked_joint_vector<Model>(tau, "forward_dynamics_crba", "tau"));
   return data.qdd;
 }
 

@@ -43,21 +43,22 @@ inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
 
 /// Fills data.liMi (pose of link i in its parent: placement_i * J_i(q_i)) and data.oMi (pose
 /// of link i in the base frame: oMi[i] = oMi[i-1] * liMi[i]).
-template <typename Model>
+template <typename Model, typename Q>
 void forward_kinematics(const Model& model, DataFor<Model>& data,
-                        const typename Model::Vector& q) noexcept {
-  detail::joint_poses(model, data, q);
+                        const Eigen::MatrixBase<Q>& q) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::joint_poses(model, data, detail::as_joint_vector<Model>(q.derived()));
   model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
   });
 }
 
-/// Returns every link's pose in the base frame.
-template <typename Model>
+/// Returns every link's pose in the base frame: any Eigen vector, size checked.
+template <typename Model, typename Q>
 std::array<Transform<typename Model::Scalar>, std::size_t(Model::nq)> forward_kinematics(
-    const Model& model, const typename Model::Vector& q) {
-  Data<Model> data;
-  forward_kinematics(model, data, q);
+    const Model& model, const Eigen::MatrixBase<Q>& q) {
+  Data<Model>& data = detail::thread_workspace<Model>();
+  forward_kinematics(model, data, detail::checked_joint_vector<Model>(q, "forward_kinematics", "q"));
   return data.oMi;
 }
 

@@ -22,10 +22,11 @@ inline CHAINDYN_ALWAYS_INLINE typename Model::Scalar joint_friction(const Model&
   return viscous + coulomb;
 }
 
-/// The vector of joint friction torques (see joint_friction).
-template <typename Model>
-typename Model::Vector friction_torques(const Model& model,
-                                        const typename Model::Vector& qd) noexcept {
+/// The vector of joint friction torques (see joint_friction): any Eigen vector, size checked
+/// (throws ArgumentError).
+template <typename Model, typename Qd>
+typename Model::Vector friction_torques(const Model& model, const Eigen::MatrixBase<Qd>& qd_in) {
+  const auto& qd = detail::checked_joint_vector<Model>(qd_in, "friction_torques", "qd");
   typename Model::Vector out;
   for (Eigen::Index i = 0; i < Model::nq; ++i) out[i] = joint_friction(model, std::size_t(i), qd[i]);
   return out;

@@ -23,9 +23,11 @@ namespace chaindyn {
 /// reading of ABA (RBDA sec. 7.3); Carpentier's Minv algorithm (J. Carpentier, "Analytical
 /// inverse of the joint space inertia matrix", 2018) organizes the same recursions with all
 /// columns propagated together and has the same O(n^2) cost on a chain.
-template <typename Model>
+template <typename Model, typename Q>
 void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
-                         const typename Model::Vector& q) noexcept {
+                         const Eigen::MatrixBase<Q>& q_in) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   using Scalar = typename Model::Scalar;
   constexpr std::size_t n = std::size_t(Model::nq);
   // Poses and rigid-body inertias, base to tip.
@@ -77,10 +79,10 @@ void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
 }
 
 /// Returning form of inverse_mass_matrix.
-template <typename Model>
-typename Model::Matrix inverse_mass_matrix(const Model& model, const typename Model::Vector& q) {
-  Data<Model> data;
-  inverse_mass_matrix(model, data, q);
+template <typename Model, typename Q>
+typename Model::Matrix inverse_mass_matrix(const Model& model, const Eigen::MatrixBase<Q>& q) {
+  Data<Model>& data = detail::thread_workspace<Model>();
+  inverse_mass_matrix(model, data, detail::checked_joint_vector<Model>(q, "inverse_mass_matrix", "q"));
   return data.Minv;
 }
 

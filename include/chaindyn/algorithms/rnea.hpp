@@ -63,39 +63,49 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
 
 /// Inverse dynamics: tau = M(q) qdd + C(q, qd) qd + g(q) + friction(qd), with joint friction
 /// and armature from the model and gravity as the base acceleration. O(n). Fills data.tau
-/// (and data.liMi, v, a, f).
-template <typename Model>
-void rnea(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-          const typename Model::Vector& qd, const typename Model::Vector& qdd) noexcept {
-  detail::rnea_pass<true, true, true>(model, data, q, qd, qdd, nullptr);
+/// (and data.liMi, v, a, f). q, qd, qdd: Model::Vector or any Eigen vector expression of that
+/// fixed size (a dynamic-size vector is a compile error: model/arguments.hpp).
+template <typename Model, typename Q, typename Qd, typename Qdd>
+void rnea(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+          const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::rnea_pass<true, true, true>(model, data, detail::as_joint_vector<Model>(q.derived()),
+                                      detail::as_joint_vector<Model>(qd.derived()),
+                                      detail::as_joint_vector<Model>(qdd.derived()), nullptr);
 }
 
 /// Inverse dynamics with external wrenches: f_ext[i] acts on link i, expressed in link i's
 /// frame about its origin ([moment; force]). tau = ... - sum_i J_i^T f_ext[i]. Fills data.tau.
-template <typename Model>
-void rnea(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-          const typename Model::Vector& qd, const typename Model::Vector& qdd,
+template <typename Model, typename Q, typename Qd, typename Qdd>
+void rnea(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+          const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
           const LinkForces<Model>& f_ext) noexcept {
-  detail::rnea_pass<true, true, true>(model, data, q, qd, qdd, &f_ext);
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::rnea_pass<true, true, true>(model, data, detail::as_joint_vector<Model>(q.derived()),
+                                      detail::as_joint_vector<Model>(qd.derived()),
+                                      detail::as_joint_vector<Model>(qdd.derived()), &f_ext);
 }
 
-/// Returning form of rnea.
-template <typename Model>
-typename Model::Vector rnea(const Model& model, const typename Model::Vector& q,
-                            const typename Model::Vector& qd,
-                            const typename Model::Vector& qdd) {
-  Data<Model> data;
-  rnea(model, data, q, qd, qdd);
+/// Returning form of rnea: any Eigen vectors, sizes checked (throws ArgumentError).
+template <typename Model, typename Q, typename Qd, typename Qdd>
+typename Model::Vector rnea(const Model& model, const Eigen::MatrixBase<Q>& q,
+                            const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd) {
+  Data<Model>& data = detail::thread_workspace<Model>();
+  rnea(model, data, detail::checked_joint_vector<Model>(q, "rnea", "q"),
+       detail::checked_joint_vector<Model>(qd, "rnea", "qd"),
+       detail::checked_joint_vector<Model>(qdd, "rnea", "qdd"));
   return data.tau;
 }
 
 /// Returning form of rnea with external wrenches (link frames, about link origins).
-template <typename Model>
-typename Model::Vector rnea(const Model& model, const typename Model::Vector& q,
-                            const typename Model::Vector& qd, const typename Model::Vector& qdd,
+template <typename Model, typename Q, typename Qd, typename Qdd>
+typename Model::Vector rnea(const Model& model, const Eigen::MatrixBase<Q>& q,
+                            const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
                             const LinkForces<Model>& f_ext) {
-  Data<Model> data;
-  rnea(model, data, q, qd, qdd, f_ext);
+  Data<Model>& data = detail::thread_workspace<Model>();
+  rnea(model, data, detail::checked_joint_vector<Model>(q, "rnea", "q"),
+       detail::checked_joint_vector<Model>(qd, "rnea", "qd"),
+       detail::checked_joint_vector<Model>(qdd, "rnea", "qdd"), f_ext);
   return data.tau;
 }
 

@@ -87,10 +87,14 @@ struct RneaDerivatives {
 /// rnea has them; see the file comment for the derivation). O(n^2), noexcept, no allocation.
 /// Fills dd.dtau_dq, dd.dtau_dqd, dd.of, dd.psi, dd.upsilon and dd.data.tau (= rnea), and in
 /// base coordinates dd.data.oMi, oS, ov, oa, oIc (composite inertias); dd.data.liMi.
-template <typename Model>
+template <typename Model, typename Q, typename Qd, typename Qdd>
 void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
-                      const typename Model::Vector& q, const typename Model::Vector& qd,
-                      const typename Model::Vector& qdd) noexcept {
+                      const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
+                      const Eigen::MatrixBase<Qdd>& qdd_in) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
+  const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
+  const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
   using Scalar = typename Model::Scalar;
   constexpr std::size_t n = std::size_t(Model::nq);
   Data<Model>& data = dd.data;
@@ -150,14 +154,17 @@ void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   }
 }
 
-/// Returning form of rnea_derivatives.
-template <typename Model>
-RneaDerivatives<Model> rnea_derivatives(const Model& model, const typename Model::Vector& q,
-                                        const typename Model::Vector& qd,
-                                        const typename Model::Vector& qdd) {
-  auto dd = std::make_unique<DerivativesData<Model>>();
-  rnea_derivatives(model, *dd, q, qd, qdd);
-  return RneaDerivatives<Model>{dd->dtau_dq, dd->dtau_dqd};
+/// Returning form of rnea_derivatives: any Eigen vectors, sizes checked (throws
+/// ArgumentError). Its workspace is per thread (detail::thread_workspace_of).
+template <typename Model, typename Q, typename Qd, typename Qdd>
+RneaDerivatives<Model> rnea_derivatives(const Model& model, const Eigen::MatrixBase<Q>& q,
+                                        const Eigen::MatrixBase<Qd>& qd,
+                                        const Eigen::MatrixBase<Qdd>& qdd) {
+  auto& dd = detail::thread_workspace_of<DerivativesData<Model>>();
+  rnea_derivatives(model, dd, detail::checked_joint_vector<Model>(q, "rnea_derivatives", "q"),
+                   detail::checked_joint_vector<Model>(qd, "rnea_derivatives", "qd"),
+                   detail::checked_joint_vector<Model>(qdd, "rnea_derivatives", "qdd"));
+  return RneaDerivatives<Model>{dd.dtau_dq, dd.dtau_dqd};
 }
 
 }  // namespace chaindyn

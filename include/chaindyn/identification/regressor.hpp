@@ -114,12 +114,15 @@ void link_regressor_columns(const Model& model, const DataFor<Model>& data, cons
 /// inertias; joint i <= k feels S_i^T X^*_{i<-k} f_k (RBDA eq. 5.10-11), so
 ///     Y(i, 10 k + p) = S_i^T X^*_{i<-k} (I^p a_k + v_k x* I^p v_k),   i <= k,   0 for i > k.
 /// O(10 n^2). Uses data.liMi, v, a (and f, tau) as scratch. No allocation.
-template <typename Model>
-void regressor(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-               const typename Model::Vector& qd, const typename Model::Vector& qdd,
+template <typename Model, typename Q, typename Qd, typename Qdd>
+void regressor(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+               const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
                RegressorMatrix<Model>& Y) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
   // Velocities and accelerations (with -gravity at the base): the RNEA's forward pass.
-  detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
+  detail::rnea_pass<true, true, false>(model, data, detail::as_joint_vector<Model>(q.derived()),
+                                       detail::as_joint_vector<Model>(qd.derived()),
+                                       detail::as_joint_vector<Model>(qdd.derived()), nullptr);
   Y.setZero();
   for (std::size_t k = 0; k < std::size_t(Model::nq); ++k) {
     detail::link_regressor_columns(model, data, k,
@@ -131,13 +134,16 @@ void regressor(const Model& model, DataFor<Model>& data, const typename Model::V
 /// Y_k * (link k's 10 parameters) is the torque link k's inertia causes (rows i > k are zero).
 /// The torque a payload on link k adds is Y_k times the payload's parameters (about link k's
 /// origin, the order of inertial_parameters). O(10 n). No allocation.
-template <typename Model>
-void link_regressor(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-                    const typename Model::Vector& qd, const typename Model::Vector& qdd,
+template <typename Model, typename Q, typename Qd, typename Qdd>
+void link_regressor(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+                    const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
                     std::size_t k,
                     Eigen::Matrix<typename Model::Scalar, Model::nq, kInertialParametersPerLink>& Yk)
     noexcept {
-  detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::rnea_pass<true, true, false>(model, data, detail::as_joint_vector<Model>(q.derived()),
+                                       detail::as_joint_vector<Model>(qd.derived()),
+                                       detail::as_joint_vector<Model>(qdd.derived()), nullptr);
   Yk.setZero();
   detail::link_regressor_columns(model, data, k, 0, Yk);
 }
@@ -158,12 +164,16 @@ ParametersWithJointDynamics<Model> parameters_with_joint_dynamics(const Model& m
 ///     Y(i, 10N + i) = qd_i  (damping),  Y(i, 11N + i) = sign(qd_i)  (Coulomb friction),
 ///     Y(i, 12N + i) = qdd_i  (armature: rotor inertia reflected through the gear ratio).
 /// sign(0) = 0, as in rnea (no stiction). O(10 n^2). No allocation.
-template <typename Model>
+template <typename Model, typename Q, typename Qd, typename Qdd>
 void regressor_with_joint_dynamics(const Model& model, DataFor<Model>& data,
-                                   const typename Model::Vector& q,
-                                   const typename Model::Vector& qd,
-                                   const typename Model::Vector& qdd,
+                                   const Eigen::MatrixBase<Q>& q_in,
+                                   const Eigen::MatrixBase<Qd>& qd_in,
+                                   const Eigen::MatrixBase<Qdd>& qdd_in,
                                    RegressorWithJointDynamicsMatrix<Model>& Y) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
+  const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
+  const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
   constexpr Eigen::Index n = Model::nq, ni = kInertialParametersPerLink * n;
   detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
   Y.setZero();
@@ -178,25 +188,31 @@ void regressor_with_joint_dynamics(const Model& model, DataFor<Model>& data,
   }
 }
 
-/// Returning form of regressor_with_joint_dynamics.
-template <typename Model>
+/// Returning form of regressor_with_joint_dynamics: any Eigen vectors, sizes checked (throws
+/// ArgumentError).
+template <typename Model, typename Q, typename Qd, typename Qdd>
 RegressorWithJointDynamicsMatrix<Model> regressor_with_joint_dynamics(
-    const Model& model, const typename Model::Vector& q, const typename Model::Vector& qd,
-    const typename Model::Vector& qdd) {
-  Data<Model> data;
+    const Model& model, const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Qd>& qd,
+    const Eigen::MatrixBase<Qdd>& qdd) {
   RegressorWithJointDynamicsMatrix<Model> Y;
-  regressor_with_joint_dynamics(model, data, q, qd, qdd, Y);
+  regressor_with_joint_dynamics(
+      model, detail::thread_workspace<Model>(),
+      detail::checked_joint_vector<Model>(q, "regressor_with_joint_dynamics", "q"),
+      detail::checked_joint_vector<Model>(qd, "regressor_with_joint_dynamics", "qd"),
+      detail::checked_joint_vector<Model>(qdd, "regressor_with_joint_dynamics", "qdd"), Y);
   return Y;
 }
 
-/// Returning form of regressor.
-template <typename Model>
-RegressorMatrix<Model> regressor(const Model& model, const typename Model::Vector& q,
-                                 const typename Model::Vector& qd,
-                                 const typename Model::Vector& qdd) {
-  Data<Model> data;
+/// Returning form of regressor: any Eigen vectors, sizes checked (throws ArgumentError).
+template <typename Model, typename Q, typename Qd, typename Qdd>
+RegressorMatrix<Model> regressor(const Model& model, const Eigen::MatrixBase<Q>& q,
+                                 const Eigen::MatrixBase<Qd>& qd,
+                                 const Eigen::MatrixBase<Qdd>& qdd) {
   RegressorMatrix<Model> Y;
-  regressor(model, data, q, qd, qdd, Y);
+  regressor(model, detail::thread_workspace<Model>(),
+            detail::checked_joint_vector<Model>(q, "regressor", "q"),
+            detail::checked_joint_vector<Model>(qd, "regressor", "qd"),
+            detail::checked_joint_vector<Model>(qdd, "regressor", "qdd"), Y);
   return Y;
 }
 

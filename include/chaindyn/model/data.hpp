@@ -2,9 +2,11 @@
 /// Data<Model>: the fixed-size workspace every in-place algorithm writes into.
 #pragma once
 
+#include "chaindyn/model/arguments.hpp"
 #include "chaindyn/spatial/inertia.hpp"
 
 #include <array>
+#include <memory>
 
 namespace chaindyn {
 
@@ -96,5 +98,27 @@ struct type_identity {
 /// model argument only (so a Data<const Model> binds too).
 template <typename Model>
 using DataFor = typename detail::type_identity<Data<Model>>::type;
+
+namespace detail {
+
+/// The workspace of the returning forms `algo(model, ...)`: one Data per thread and model type,
+/// made on the heap (zero-filled) by the first returning form that runs in the thread and
+/// reused by every later one, so that a returning form costs its in-place form plus the copy
+/// of its result: no zero-fill of the n x n matrices per call, no allocation after the first,
+/// nothing of Data's size on the caller's stack (Data<ChainN<double, 64, ...>> is ~220 KB).
+/// Freed when the thread exits. The returning forms call only in-place forms with it, never
+/// another returning form, and run no user code while they hold it.
+template <typename Workspace>
+Workspace& thread_workspace_of() {
+  thread_local const std::unique_ptr<Workspace> workspace = std::make_unique<Workspace>();
+  return *workspace;
+}
+
+template <typename Model>
+Data<Model>& thread_workspace() {
+  return thread_workspace_of<Data<Model>>();
+}
+
+}  // namespace detail
 
 }  // namespace chaindyn
