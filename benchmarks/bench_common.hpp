@@ -106,6 +106,27 @@ struct GravityTorques {
   }
 };
 
+// --- returning forms (a per-thread workspace, model/data.hpp), result into the fixture's Data --
+
+struct RneaReturning {
+  template <typename Model>
+  static void run(const Fixture<Model>& f, std::size_t k) {
+    f.data->tau = rnea(*f.model, f.q[k], f.qd[k], f.qdd[k]);
+  }
+};
+struct CrbaReturning {
+  template <typename Model>
+  static void run(const Fixture<Model>& f, std::size_t k) {
+    f.data->M = crba(*f.model, f.q[k]);
+  }
+};
+struct AbaReturning {
+  template <typename Model>
+  static void run(const Fixture<Model>& f, std::size_t k) {
+    f.data->qdd = aba(*f.model, f.q[k], f.qd[k], f.tau[k]);
+  }
+};
+
 /// The world-frame geometric Jacobian of the flange (6 x n, rows [angular; linear]), in place
 /// (jacobian.hpp: forward kinematics of every link, then one column per joint).
 struct FlangeJacobian {

@@ -60,6 +60,11 @@ void register_model(const std::string& prefix, FixtureGetter<Model> fixture) {
 [[maybe_unused]] const bool registered = [] {
   register_model("two_link", &two_link);
   register_model("iiwa", &iiwa);
+  // The returning forms against the in-place ones (issue 12, item 7), on the iiwa.
+  using Iiwa = robots::KukaIiwa<double>;
+  benchmark::RegisterBenchmark("iiwa/rnea_returning", &bm_model<RneaReturning, Iiwa>, &iiwa);
+  benchmark::RegisterBenchmark("iiwa/crba_returning", &bm_model<CrbaReturning, Iiwa>, &iiwa);
+  benchmark::RegisterBenchmark("iiwa/aba_returning", &bm_model<AbaReturning, Iiwa>, &iiwa);
   register_model("ur5", &ur5);
   register_model("panda", &panda);
   return true;

@@ -1,6 +1,8 @@
 # Proves that chaindyn can be consumed both ways, offline:
-#   1. `cmake --install` the chaindyn build tree to a temporary prefix, then configure, build
-#      and run tests/consumer/find_package against that prefix (find_package(chaindyn));
+#   1. install chaindyn to a temporary prefix with exactly the commands of README.md's
+#      "## Install" block (read from the README: each `cmake ...` line, with `.` the source
+#      tree, `build` a fresh build directory and `/usr/local` the prefix), then configure,
+#      build and run tests/consumer/find_package against that prefix (find_package(chaindyn));
 #   2. configure, build and run tests/consumer/add_subdirectory on the source tree.
 # Any failure is FATAL_ERROR. Run by CTest (test "chaindyn_consumer"), or by hand:
 #   cmake -DCHAINDYN_SOURCE_DIR=. -DCHAINDYN_BINARY_DIR=build/default \
@@ -46,15 +48,56 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 set(prefix "${WORK_DIR}/prefix")
 set(consumers "${CHAINDYN_SOURCE_DIR}/tests/consumer")
 
-# 1. Install, then find_package().
-run("install chaindyn to ${prefix}"
-    "${CMAKE_COMMAND}" --install "${CHAINDYN_BINARY_DIR}" --prefix "${prefix}"
-    --config "${CONSUMER_BUILD_TYPE}")
-foreach(required include/chaindyn/chaindyn.hpp share/cmake/chaindyn/chaindynConfig.cmake
+# 1. The README's install commands, then find_package().
+file(READ "${CHAINDYN_SOURCE_DIR}/README.md" readme)
+string(FIND "${readme}" "## Install\n" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "consumer: README.md has no '## Install' section")
+endif()
+string(SUBSTRING "${readme}" ${at} -1 install_section)
+string(REGEX MATCH "```sh\n([^`]*)```" block "${install_section}")
+if(NOT CMAKE_MATCH_1)
+  message(FATAL_ERROR "consumer: README.md's '## Install' section has no ```sh block")
+endif()
+# Comments off first: a ';' in one would split the line (CMake lists).
+string(REGEX REPLACE "#[^\n]*" "" commands_text "${CMAKE_MATCH_1}")
+string(REPLACE "\n" ";" readme_lines "${commands_text}")
+set(readme_build "${WORK_DIR}/readme_build")
+set(commands 0)
+foreach(line IN LISTS readme_lines)
+  string(STRIP "${line}" line)
+  if(line STREQUAL "")
+    continue()
+  endif()
+  if(NOT line MATCHES "^cmake ")
+    message(FATAL_ERROR "consumer: README.md's install block has a command this test cannot "
+                        "run as written: '${line}'")
+  endif()
+  separate_arguments(args UNIX_COMMAND "${line}")
+  list(POP_FRONT args)  # cmake
+  set(mapped "")
+  foreach(arg IN LISTS args)
+    if(arg STREQUAL ".")
+      set(arg "${CHAINDYN_SOURCE_DIR}")
+    elseif(arg STREQUAL "build")
+      set(arg "${readme_build}")
+    elseif(arg STREQUAL "/usr/local")
+      set(arg "${prefix}")
+    endif()
+    list(APPEND mapped "${arg}")
+  endforeach()
+  run("README: ${line}" "${CMAKE_COMMAND}" ${mapped})
+  math(EXPR commands "${commands} + 1")
+endforeach()
+if(commands LESS 2)
+  message(FATAL_ERROR "consumer: README.md's install block has ${commands} cmake command(s)")
+endif()
+foreach(required include/chaindyn/chaindyn.hpp include/chaindyn/version.hpp
+                 share/cmake/chaindyn/chaindynConfig.cmake
                  share/cmake/chaindyn/chaindynConfigVersion.cmake
                  share/cmake/chaindyn/chaindynTargets.cmake)
   if(NOT EXISTS "${prefix}/${required}")
-    message(FATAL_ERROR "consumer: the install is missing ${required}")
+    message(FATAL_ERROR "consumer: the README's install is missing ${required}")
   endif()
 endforeach()
 
