@@ -78,6 +78,10 @@ TEST_CASE("returning forms refuse a dynamic-size vector of the wrong length with
                     "joints"));
   CHECK_THAT(argument_error_of([&] { friction_torques(arm, six); }),
              Equals("chaindyn: friction_torques: qd has 6 entries; the model has 7 joints"));
+  PayloadIdentification<Arm> identification(arm);
+  CHECK_THAT(argument_error_of([&] { identification.add_sample(v, v, v, six); }),
+             Equals("chaindyn: PayloadIdentification::add_sample: tau has 6 entries; the model "
+                    "has 7 joints"));
   CHECK_THAT(argument_error_of([&] { joint_vector(arm, eight); }),
              Equals("chaindyn: joint_vector: v has 8 entries; the model has 7 joints"));
   // A matrix is not a vector even with 7 entries' worth of rows.

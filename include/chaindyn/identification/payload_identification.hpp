@@ -140,8 +140,16 @@ class PayloadIdentification {
   }
 
   /// Adds one sample: joint positions, velocities, accelerations and the measured torques with
-  /// the payload attached. Throws ArgumentError (a std::invalid_argument) when a number is not finite.
-  void add_sample(const Vector& q, const Vector& qd, const Vector& qdd, const Vector& tau) {
+  /// the payload attached (any Eigen vectors of the model's size). Throws ArgumentError (a
+  /// std::invalid_argument) when a size is wrong or a number is not finite.
+  template <typename Q, typename Qd, typename Qdd, typename Tau>
+  void add_sample(const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
+                  const Eigen::MatrixBase<Qdd>& qdd_in, const Eigen::MatrixBase<Tau>& tau_in) {
+    const char* const f = "PayloadIdentification::add_sample";
+    const auto& q = detail::checked_joint_vector<Model>(q_in, f, "q");
+    const auto& qd = detail::checked_joint_vector<Model>(qd_in, f, "qd");
+    const auto& qdd = detail::checked_joint_vector<Model>(qdd_in, f, "qdd");
+    const auto& tau = detail::checked_joint_vector<Model>(tau_in, f, "tau");
     if (!(q.allFinite() && qd.allFinite() && qdd.allFinite() && tau.allFinite())) {
       detail::throw_error<ArgumentError>("PayloadIdentification::add_sample: sample ", samples_,
                                          " has a number that is not finite");
