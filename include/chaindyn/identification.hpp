@@ -5,5 +5,6 @@
 /// from measured torques). See docs/identification.md.
 #pragma once
 
+#include "chaindyn/identification/online_payload.hpp"
 #include "chaindyn/identification/payload_identification.hpp"
 #include "chaindyn/identification/regressor.hpp"

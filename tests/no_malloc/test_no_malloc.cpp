@@ -387,6 +387,27 @@ TEMPLATE_TEST_CASE("rnea_derivatives and aba_derivatives make no heap allocation
   REQUIRE((data->data.qdd - qdd).cwiseAbs().maxCoeff() < 1e-8);
 }
 
+// --- Online payload estimation (issue 16): one tick -----------------------------------------
+
+TEMPLATE_TEST_CASE("OnlinePayloadEstimator::update makes no heap allocation",
+                   "[no_malloc][identification]", (Chain<double, RevoluteZ, RevoluteY, PrismaticX>),
+                   (ChainN<double, 7, Revolute>)) {
+  using Vector = typename TestType::Vector;
+  std::mt19937 gen(test::kSeed);
+  const TestType model(test::random_links<TestType>(gen, true));
+  auto estimator = std::make_unique<OnlinePayloadEstimator<TestType>>(model);
+  const Vector q = test::random_state<Vector>(gen, 3.0), qd = test::random_state<Vector>(gen, 2.0),
+               qdd = test::random_state<Vector>(gen, 2.0);
+  const Vector tau = rnea(model, q, qd, qdd) + Vector::Constant(0.5);
+  OnlinePayloadUpdate<double> u;
+  REQUIRE_NO_ALLOCATION(u = estimator->update(q, qd, qdd, tau));
+  REQUIRE(u.accepted);
+  OnlinePayloadEstimate<double> e;
+  REQUIRE_NO_ALLOCATION(e = estimator->estimate());
+  REQUIRE_NO_ALLOCATION(estimator->reset());
+  REQUIRE(std::isfinite(e.parameters[0]));
+}
+
 // --- The returning forms (issue 12): a workspace per thread, made on the first call ---------
 
 TEMPLATE_TEST_CASE("returning forms make no heap allocation after their first call in a thread",
