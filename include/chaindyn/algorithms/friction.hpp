@@ -2,6 +2,7 @@
 /// The joint friction term of the equation of motion (part of eps(q, qd, qdd)).
 #pragma once
 
+#include "chaindyn/model/arguments.hpp"
 #include "chaindyn/spatial/kernels.hpp"
 
 namespace chaindyn {
