@@ -1,6 +1,9 @@
 // Model construction refuses bad input with a ModelError that names the link and the value.
 #include "support/test_support.hpp"
 
+#include <chaindyn/simulation.hpp>
+
+#include <Eigen/Eigenvalues>
 #include <catch2/catch.hpp>
 
 #include <limits>
