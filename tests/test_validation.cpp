@@ -349,6 +349,17 @@ TEST_CASE("simulate can no longer start on a singular model: its construction re
   CHECK_THROWS_WITH(run(), Contains("link 1 ('slider')") && !Contains("step size"));
 }
 
+TEST_CASE("a link whose spatial inertia overflows is refused, not called massless",
+          "[validation][singular]") {
+  // finite numbers, but m |c|^2 = 1e320 kg m^2 overflows double (accepted before)
+  Link<double> huge = base_link();
+  huge.mass = 1e300;
+  huge.com = Eigen::Vector3d(1e10, 0, 0);
+  CHECK_THROWS_WITH((Chain<double, RevoluteZ>({huge})),
+                    Contains("link 0 ('upper_arm')") && Contains("overflows") &&
+                        !Contains("moves no"));
+}
+
 TEST_CASE("the validation's articulated-body pivots are ABA's D at the same q",
           "[validation][singular]") {
   // detail::compute_pivots (model/, plain double loops) against aba's data.D on random chains

@@ -429,6 +429,11 @@ PivotJoint pivot_joint(const JointSlot& slot, const Link<Scalar>& link,
                                               const std::string& where) {
   std::ostringstream axis;
   axis << '(' << js.axis[0] << ", " << js.axis[1] << ", " << js.axis[2] << ')';
+  if (!std::isfinite(js.pivot0) || !std::isfinite(js.scale0)) {
+    throw_model_error(where, ": the ", js.prismatic ? "prismatic" : "revolute", " joint (axis ",
+                      axis.str(), ")'s articulated-body inertia overflows (D = ", js.pivot0,
+                      "): the masses, inertias or distances from here to the tip are too large");
+  }
   const char* unit = js.prismatic ? " kg" : " kg m^2";
   std::ostringstream why;
   if (!(js.scale0 > 0.0)) {
