@@ -176,7 +176,7 @@ TEST_CASE("set_payload refuses bad payloads with a ModelError naming the link, b
   REQUIRE(message_of(6, Payload<double>::point_mass(0.0, Eigen::Vector3d::Zero())) == "no error");
 }
 
-TEST_CASE("payloads cannot make an accepted model singular: no pivot of ABA drops below the bare model's",
+TEST_CASE("payloads cannot make an accepted model singular: no ABA pivot drops below the bare model's",
           "[payload][validation][singular]") {
   // The constructor refuses a joint whose articulated-body pivot D_j vanishes (model/link.hpp).
   // set_payload and clear_payload do not check again: every state they reach is the checked

@@ -269,7 +269,8 @@ TEST_CASE("a revolute tip whose only mass is a point on its axis is refused, nam
   CHECK_THAT(message, Contains("chaindyn: link 1 ('spinner')") && Contains("revolute joint") &&
                           Contains("moves no inertia about its axis") &&
                           Contains("mass lies on the axis") && Contains("singular") &&
-                          Contains("inertia about the axis or mass off it, or the joint an armature"));
+                          Contains("inertia about the axis or mass off it, or the joint an "
+                                   "armature"));
   // moved off the axis by 1 mm, the same point mass is a valid tip
   std::vector<Link<double>> links{base_link(), point_on_axis()};
   links[1].com.x() = 1e-3;

@@ -103,7 +103,9 @@ int check(const char* name, const Model& model, std::uint64_t seed) {
   std::vector<Results<Model>> reference(kStates);
   {
     const auto data = std::make_unique<Data<Model>>();
-    for (int k = 0; k < kStates; ++k) compute(model, *data, input[std::size_t(k)], reference[std::size_t(k)]);
+    for (std::size_t k = 0; k < std::size_t(kStates); ++k) {
+      compute(model, *data, input[k], reference[k]);
+    }
   }
   std::vector<int> mismatches(kThreads, 0);
   std::vector<std::thread> threads;

@@ -131,7 +131,10 @@ class ChainBase {
       js[i] = detail::pivot_joint(slots[i], links_[i], inertia_[i], armature_[Eigen::Index(i)]);
     }
     const int j = detail::find_singular_joint(js.data(), N);
-    if (j >= 0) detail::throw_singular_joint(js[std::size_t(j)], std::size_t(j), N, where(std::size_t(j)));
+    if (j >= 0) {
+      const std::size_t i = std::size_t(j);
+      detail::throw_singular_joint(js[i], i, std::size_t(N), where(i));
+    }
   }
 
   static std::array<Link<Scalar>, N> to_array(const std::vector<Link<Scalar>>& links) {

@@ -373,7 +373,8 @@ inline int find_singular_joint(PivotJoint* js, int n) {
   for (int config = 1; any && config < pivot_configurations; ++config) {
     // revolute: an angle in [-pi, pi) rad; prismatic: a displacement in [-1, 1) m
     for (int j = 0; j < n; ++j) {
-      js[j].q = js[j].prismatic ? uniform(-1.0, 1.0) : uniform(-3.141592653589793, 3.141592653589793);
+      const double pi = 3.141592653589793;
+      js[j].q = js[j].prismatic ? uniform(-1.0, 1.0) : uniform(-pi, pi);
     }
     compute_pivots(js, n);
     any = false;
@@ -441,7 +442,9 @@ PivotJoint pivot_joint(const JointSlot& slot, const Link<Scalar>& link,
         << (js.prismatic ? "mass" : "mass or inertia");
   } else if (js.prismatic) {
     why << "the link is massless (" << js.mass << " kg)";
-    if (j + 1 < n) why << " and the joints after it take up all its motion (e.g. a parallel prismatic joint)";
+    if (j + 1 < n) {
+      why << " and the joints after it take up all its motion (e.g. a parallel prismatic joint)";
+    }
   } else if (j + 1 == n) {
     why << "the link's mass lies on the axis and it has no moment of inertia about it";
   } else {
