@@ -175,3 +175,34 @@ TEST_CASE("set_payload refuses bad payloads with a ModelError naming the link, b
   for (std::size_t link = 0; link < 7; ++link) REQUIRE_FALSE(arm.payload(link).has_value());
   REQUIRE(message_of(6, Payload<double>::point_mass(0.0, Eigen::Vector3d::Zero())) == "no error");
 }
+
+TEST_CASE("payloads cannot make an accepted model singular: no ABA pivot drops below the bare model's",
+          "[payload][validation][singular]") {
+  // The constructor refuses a joint whose articulated-body pivot D_j vanishes (model/link.hpp).
+  // set_payload and clear_payload do not check again: every state they reach is the checked
+  // model plus positive semi-definite inertias, so M(q) only grows, and with it each D_j (a
+  // Schur complement of M). Here: random payloads set, replaced and cleared, D_j at random q
+  // never below the bare model's, including the zero payload and a chain whose tip is light.
+  std::mt19937 gen(test::kSeed + 4);
+  auto links = test::random_links<Mixed>(gen, false);
+  links.back().mass = 1e-3;
+  links.back().inertia = 1e-7 * Eigen::Matrix3d::Identity();
+  const Mixed bare(links);
+  Mixed model = bare;
+  Data<Mixed> with, without;
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t link = std::size_t(trial) % 6;
+    switch (trial % 4) {
+      case 0: model.set_payload(link, random_payload(gen)); break;
+      case 1: model.set_payload(link, Payload<double>()); break;
+      case 2: model.clear_payload(link); break;
+      default: model.set_payload(link, random_payload(gen)); model.clear_payload(link);
+    }
+    const Mixed::Vector q = test::random_state<Mixed::Vector>(gen, 3.0);
+    aba(model, with, q, Mixed::Vector::Zero(), Mixed::Vector::Zero());
+    aba(bare, without, q, Mixed::Vector::Zero(), Mixed::Vector::Zero());
+    INFO("trial " << trial << ": D " << with.D.transpose() << ", bare " << without.D.transpose());
+    REQUIRE((with.D.array() >= without.D.array() * (1 - 1e-12)).all());
+    REQUIRE(with.D.minCoeff() > 0);
+  }
+}

@@ -1,6 +1,9 @@
 // Model construction refuses bad input with a ModelError that names the link and the value.
 #include "support/test_support.hpp"
 
+#include <chaindyn/simulation.hpp>
+
+#include <Eigen/Eigenvalues>
 #include <catch2/catch.hpp>
 
 #include <limits>
@@ -189,4 +192,203 @@ TEST_CASE("JointDynamics::with_rotor adds G^2 I_rotor to the joint's diagonal of
   Arm::Matrix expected = crba(bare, q);
   expected(1, 1) += 2.0;  // 100^2 * 2e-4 kg m^2
   CHECK(test::relative_error(crba(geared, q), expected) < 1e-15);
+}
+
+// ---- Issue 12 item 4: a joint that moves nothing makes M singular at every q ------------------
+
+namespace {
+
+/// A revolute base link with mass off its axis, for the tips below to hang from.
+Link<double> base_link() {
+  Link<double> l;
+  l.name = "upper_arm";
+  l.mass = 2.0;
+  l.com = Eigen::Vector3d(0.15, 0, 0);
+  l.inertia = Eigen::Vector3d(0.01, 0.02, 0.02).asDiagonal();
+  return l;
+}
+
+/// Issue 12's first model: a prismatic tip with rotational inertia but no mass.
+Link<double> massless_slider() {
+  Link<double> l;
+  l.name = "slider";
+  l.placement = Transform<double>::Translation(Eigen::Vector3d(0.3, 0, 0));
+  l.inertia = Eigen::Vector3d(0.01, 0.01, 0.01).asDiagonal();
+  return l;
+}
+
+/// Issue 12's second model: a revolute tip whose only mass is a point on its own axis (z).
+Link<double> point_on_axis() {
+  Link<double> l;
+  l.name = "spinner";
+  l.placement = Transform<double>::Translation(Eigen::Vector3d(0.3, 0, 0));
+  l.mass = 1.5;
+  l.com = Eigen::Vector3d(0, 0, 0.2);
+  return l;
+}
+
+using SliderArm = Chain<double, RevoluteZ, PrismaticX>;
+using SpinnerArm = Chain<double, RevoluteY, RevoluteZ>;
+
+template <typename Model>
+std::string construction_error(const std::vector<Link<double>>& links) {
+  try {
+    const Model model(links);
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("a prismatic tip with inertia but no mass is refused, naming joint, kind and fix",
+          "[validation][singular]") {
+  // Before: accepted; det M = 0, aba returned NaN and forward_dynamics_crba [NaN, inf].
+  const std::string message = construction_error<SliderArm>({base_link(), massless_slider()});
+  INFO(message);
+  CHECK_THAT(message, Contains("chaindyn: link 1 ('slider')") && Contains("prismatic joint") &&
+                          Contains("moves no mass") && Contains("singular") &&
+                          Contains("Give link 1 mass, or the joint an armature"));
+  // the same with the run-time-axis joint type and the slider in ChainN form
+  Link<double> slider = massless_slider();
+  slider.axis = Eigen::Vector3d(0, 0.6, 0.8);
+  Link<double> first = base_link();
+  first.axis = Eigen::Vector3d(0, 0, 1);
+  CHECK_THROWS_AS((Chain<double, Revolute, Prismatic>({first, slider})), ModelError);
+  Link<double> inner = massless_slider();
+  inner.mass = 1.0;
+  CHECK_THROWS_WITH((ChainN<double, 3, PrismaticX>({inner, inner, massless_slider()})),
+                    Contains("link 2 ('slider')") && Contains("prismatic"));
+}
+
+TEST_CASE("a revolute tip whose only mass is a point on its axis is refused, naming joint and fix",
+          "[validation][singular]") {
+  const std::string message = construction_error<SpinnerArm>({base_link(), point_on_axis()});
+  INFO(message);
+  CHECK_THAT(message, Contains("chaindyn: link 1 ('spinner')") && Contains("revolute joint") &&
+                          Contains("moves no inertia about its axis") &&
+                          Contains("mass lies on the axis") && Contains("singular") &&
+                          Contains("inertia about the axis or mass off it, or the joint an "
+                                   "armature"));
+  // moved off the axis by 1 mm, the same point mass is a valid tip
+  std::vector<Link<double>> links{base_link(), point_on_axis()};
+  links[1].com.x() = 1e-3;
+  CHECK(construction_error<SpinnerArm>(links) == "no error");
+}
+
+TEST_CASE("an inner joint whose motion the joints after it take up is refused",
+          "[validation][singular]") {
+  // two parallel prismatic joints, the first link massless: M = m [1 1; 1 1] at every q
+  Link<double> carriage = massless_slider();
+  carriage.name = "carriage";
+  carriage.inertia.setZero();
+  Link<double> tool = base_link();
+  tool.name = "tool";
+  const std::string message =
+      construction_error<Chain<double, PrismaticX, PrismaticX>>({carriage, tool});
+  INFO(message);
+  CHECK_THAT(message, Contains("link 0 ('carriage')") && Contains("prismatic joint") &&
+                          Contains("the joints after it take up all its motion"));
+  // a prismatic joint's pivot is at least its own link's mass: a 1 g carriage makes it regular
+  carriage.mass = 1e-3;
+  CHECK(construction_error<Chain<double, PrismaticX, PrismaticX>>({carriage, tool}) ==
+        "no error");
+}
+
+TEST_CASE("a model singular only at q = 0 (coaxial axes) is accepted", "[validation][singular]") {
+  // Z, Y, Z with massless first two links: at q = 0 the third axis is the first's (as the iiwa's
+  // joints 1, 3, 5, 7), so joint 0 moves nothing there; any q_1 != 0 tilts the third axis away.
+  using Wrist = Chain<double, RevoluteZ, RevoluteY, RevoluteZ>;
+  Link<double> a, b, c = base_link();
+  a.name = "yaw";
+  b.name = "pitch";
+  b.placement = Transform<double>::Translation(Eigen::Vector3d(0, 0, 0.3));
+  c.name = "roll";
+  c.placement = Transform<double>::Translation(Eigen::Vector3d(0, 0, 0.3));
+  c.com = Eigen::Vector3d(0, 0, 0.1);
+  c.inertia = Eigen::Vector3d(0.02, 0.02, 0.01).asDiagonal();
+  REQUIRE(construction_error<Wrist>({a, b, c}) == "no error");
+  const Wrist wrist({a, b, c});
+  // M is singular at q = 0 and regular at q_1 = 0.5: the check did meet the singular
+  // configuration, and looked further
+  const Eigen::Matrix3d m0 = crba(wrist, Wrist::Vector::Zero());
+  const Eigen::Matrix3d m1 = crba(wrist, Wrist::Vector(0, 0.5, 0));
+  const Eigen::Vector3d ev0 = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(m0).eigenvalues();
+  const Eigen::Vector3d ev1 = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(m1).eigenvalues();
+  CHECK(std::abs(ev0[0]) < 1e-15 * ev0[2]);
+  CHECK(ev1[0] > 1e-4 * ev1[2]);
+  CHECK(aba(wrist, Wrist::Vector(0, 0.5, 0), Wrist::Vector::Zero(), Wrist::Vector::Zero())
+            .allFinite());
+}
+
+TEST_CASE("armature makes a massless tip regular", "[validation][singular]") {
+  std::vector<Link<double>> slider{base_link(), massless_slider()};
+  std::vector<Link<double>> spinner{base_link(), point_on_axis()};
+  slider[1].dynamics.armature = 0.05;   // kg (a linear actuator's reflected rotor)
+  spinner[1].dynamics.armature = 2e-4;  // kg m^2
+  REQUIRE(construction_error<SliderArm>(slider) == "no error");
+  REQUIRE(construction_error<SpinnerArm>(spinner) == "no error");
+  const SliderArm a(slider);
+  const SpinnerArm b(spinner);
+  const Eigen::Vector2d q(0.4, -0.3), qd(1.0, 0.5), tau(2.0, 0.1);
+  CHECK(aba(a, q, qd, tau).allFinite());
+  CHECK(aba(b, q, qd, tau).allFinite());
+  CHECK(test::relative_error(aba(a, q, qd, tau), forward_dynamics_crba(a, q, qd, tau)) < 1e-12);
+  CHECK(test::relative_error(aba(b, q, qd, tau), forward_dynamics_crba(b, q, qd, tau)) < 1e-12);
+}
+
+TEST_CASE("simulate can no longer start on a singular model: its construction refuses it",
+          "[validation][singular]") {
+  // Before: simulate failed with "step size underflow ... at t = 0", naming neither the model
+  // nor the cause. Now the model cannot be built, and the error names the joint.
+  const auto run = [] {
+    const SliderArm arm({base_link(), massless_slider()});
+    return simulate(arm, Eigen::Vector2d(0.1, 0.0), Eigen::Vector2d::Zero(), ZeroTorque{}, 1.0);
+  };
+  CHECK_THROWS_AS(run(), ModelError);
+  CHECK_THROWS_WITH(run(), Contains("link 1 ('slider')") && !Contains("step size"));
+}
+
+TEST_CASE("a link whose spatial inertia overflows is refused, not called massless",
+          "[validation][singular]") {
+  // finite numbers, but m |c|^2 = 1e320 kg m^2 overflows double (accepted before)
+  Link<double> huge = base_link();
+  huge.mass = 1e300;
+  huge.com = Eigen::Vector3d(1e10, 0, 0);
+  CHECK_THROWS_WITH((Chain<double, RevoluteZ>({huge})),
+                    Contains("link 0 ('upper_arm')") && Contains("overflows") &&
+                        !Contains("moves no"));
+}
+
+TEST_CASE("the validation's articulated-body pivots are ABA's D at the same q",
+          "[validation][singular]") {
+  // detail::compute_pivots (model/, plain double loops) against aba's data.D on random chains
+  // with every joint kind and random armature.
+  using Model = Chain<double, RevoluteZ, Revolute, PrismaticX, Prismatic, RevoluteY, PrismaticZ>;
+  std::mt19937 gen(test::kSeed);
+  double worst = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Model model(test::random_links<Model>(gen, true));
+    const Model::Vector q = test::random_state<Model::Vector>(gen, 3.0);
+    std::array<detail::PivotJoint, 6> js;
+    for (std::size_t i = 0; i < 6; ++i) {
+      js[i] = detail::pivot_joint(Model::joint_slots()[i], model.link(i), model.inertia(i),
+                                  model.armature()[Eigen::Index(i)]);
+      js[i].q = q[Eigen::Index(i)];
+    }
+    detail::compute_pivots(js.data(), 6);
+    Data<Model> data;
+    aba(model, data, q, Model::Vector::Zero(), Model::Vector::Zero());
+    for (std::size_t i = 0; i < 6; ++i) {
+      INFO("trial " << trial << ", joint " << i);
+      const double e = std::abs(js[i].pivot - data.D[Eigen::Index(i)]) / data.D[Eigen::Index(i)];
+      worst = std::max(worst, e);
+      REQUIRE(e < 1e-12);
+      // and the scale is what the joint would move with the joints after it locked: >= D
+      REQUIRE(js[i].scale >= js[i].pivot * (1 - 1e-12));
+    }
+  }
+  INFO("worst relative difference " << worst);
+  CHECK(worst < 1e-12);
 }

@@ -98,7 +98,6 @@ class ChainBase {
       friction_[Eigen::Index(i)] = l.dynamics.friction;
       armature_[Eigen::Index(i)] = l.dynamics.armature;
     }
-    check_not_singular();
     set_gravity(g);
   }
 
@@ -120,6 +119,24 @@ class ChainBase {
     }
   }
 
+  /// Refuses a model whose mass matrix is singular at every configuration: a joint whose
+  /// articulated-body pivot vanishes at q = 0 and at a few seeded configurations
+  /// (detail::find_singular_joint, model/link.hpp). The chain constructors call it once their
+  /// joint models are built (which check the axes). set_payload and clear_payload need no second
+  /// check: a payload only adds inertia, so M(q) only grows (in the positive semi-definite order)
+  /// from the model checked here, and with it every pivot (a Schur complement of M).
+  void check_regular(const std::array<JointSlot, std::size_t(N)>& slots) const {
+    std::array<detail::PivotJoint, std::size_t(N)> js;
+    for (std::size_t i = 0; i < std::size_t(N); ++i) {
+      js[i] = detail::pivot_joint(slots[i], links_[i], inertia_[i], armature_[Eigen::Index(i)]);
+    }
+    const int j = detail::find_singular_joint(js.data(), N);
+    if (j >= 0) {
+      const std::size_t i = std::size_t(j);
+      detail::throw_singular_joint(js[i], i, std::size_t(N), where(i));
+    }
+  }
+
   static std::array<Link<Scalar>, N> to_array(const std::vector<Link<Scalar>>& links) {
     if (links.size() != std::size_t(N)) {
       throw_model_error(links.size(), " links given to a chain of ", N, " joints");
@@ -131,23 +148,6 @@ class ChainBase {
 
  private:
   static void check_link_index(std::size_t i) { check_index(i, std::size_t(N)); }
-
-  /// A joint that moves neither mass nor rotational inertia nor a rotor makes the mass matrix
-  /// singular (forward dynamics would divide by zero): refuse it here.
-  void check_not_singular() const {
-    bool moves_something = false;
-    for (std::size_t i = N; i-- > 0;) {
-      const Link<Scalar>& l = links_[i];
-      moves_something = moves_something || scalar_value(l.mass) > 0.0 ||
-                        l.inertia.unaryExpr([](const Scalar& x) { return scalar_value(x); })
-                                .cwiseAbs()
-                                .maxCoeff() > 0.0;
-      if (!moves_something && !(scalar_value(l.dynamics.armature) > 0.0)) {
-        throw_model_error(where(i), ": the joint moves no mass, inertia or armature (this link ",
-                          "and the ones after it are massless), so the mass matrix is singular");
-      }
-    }
-  }
 
   std::array<Link<Scalar>, N> links_;
   std::array<Transform<Scalar>, N> placement_;
@@ -178,7 +178,9 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
 
   explicit Chain(const std::array<Link<Scalar>, nq>& links,
                  const Vector3<Scalar>& gravity = default_gravity<Scalar>())
-      : Base(links, gravity), joints_(make_joints(std::make_index_sequence<nq>{})) {}
+      : Base(links, gravity), joints_(make_joints(std::make_index_sequence<nq>{})) {
+    this->check_regular(joint_slots());
+  }
   explicit Chain(const std::vector<Link<Scalar>>& links,
                  const Vector3<Scalar>& gravity = default_gravity<Scalar>())
       : Chain(Base::to_array(links), gravity) {}
@@ -272,6 +274,7 @@ class ChainN : public detail::ChainBase<Scalar, N> {
     for (std::size_t i = 0; i < std::size_t(N); ++i) {
       joints_[i] = JointModel(this->link(i).axis, this->where(i));
     }
+    this->check_regular(joint_slots());
   }
   explicit ChainN(const std::vector<Link<Scalar>>& links,
                   const Vector3<Scalar>& gravity = default_gravity<Scalar>())
