@@ -15,6 +15,7 @@
 #include <chaindyn/simulation.hpp>
 #include <chaindyn/identification.hpp>
 
+#include "support/notes_object.hpp"
 #include "support/output.hpp"
 
 #include <cmath>
@@ -44,13 +45,8 @@ int main(int argc, char** argv) try {
 
   // The object of examples/payload.cpp: a 0.851 kg box, 6 x 6 x 12 cm, its centre of mass 10 cm
   // beyond the flange on the flange's z axis (link 7's frame is the flange frame).
-  const double m = 0.851, a = 0.06, b = 0.06, c = 0.12;
-  Payload<double> object;
-  object.mass = m;
-  object.com = Eigen::Vector3d(0, 0, 0.10);
-  object.inertia = Eigen::Vector3d(m / 12 * (b * b + c * c), m / 12 * (a * a + c * c),
-                                   m / 12 * (a * a + b * b))
-                       .asDiagonal();
+  const Payload<double> object = ex::notes_object();
+  const double m = object.mass;
 
   const Arm bare = robots::kuka_iiwa();
   Arm loaded = bare;

@@ -18,6 +18,7 @@
 #include <chaindyn/identification.hpp>
 #include <chaindyn/simulation.hpp>
 
+#include "support/notes_object.hpp"
 #include "support/output.hpp"
 
 #include <array>
@@ -45,17 +46,7 @@ constexpr double kPi = 3.14159265358979323846;
 enum Phase { approach = 0, grasp = 1, place = 2, withdraw = 3 };
 const char* const kPhaseNames[] = {"approach", "grasp", "place", "withdraw"};
 
-/// The object of the notes: 0.851 kg, 6 x 6 x 12 cm, centre of mass 10 cm beyond the flange.
-Payload<double> object() {
-  const double m = 0.851, a = 0.06, b = 0.06, c = 0.12;
-  Payload<double> p;
-  p.mass = m;
-  p.com = Eigen::Vector3d(0, 0, 0.10);
-  p.inertia = Eigen::Vector3d(m / 12 * (b * b + c * c), m / 12 * (a * a + c * c),
-                              m / 12 * (a * a + b * b))
-                  .asDiagonal();
-  return p;
-}
+using example_support::notes_object;
 
 /// The reference: quintic rest-to-rest segments between waypoints (home, pick, lift, place,
 /// home) over the four phases.
@@ -159,7 +150,7 @@ Run run(Controller controller, const Arm& bare, const Arm& loaded, std::uint32_t
     q_filter.step(q_meas);
     // The controller's model.
     if (controller == exact) {
-      if (holding && !model.payload(6)) model.set_payload(6, object());
+      if (holding && !model.payload(6)) model.set_payload(6, notes_object());
       if (!holding && model.payload(6)) model.clear_payload(6);
     }
     const auto d = reference.at(t);
@@ -227,7 +218,7 @@ int main(int argc, char** argv) {
   example_support::Checks checks;
   const Arm bare = robots::kuka_iiwa();
   Arm loaded = bare;
-  loaded.set_payload(6, object());
+  loaded.set_payload(6, notes_object());
 
   std::printf("KUKA iiwa pick and place, 0.851 kg object held from %.1f s to %.1f s; computed "
               "torque at 1 kHz,\nencoder noise %.0e rad, torque sensor noise %.2f N m, "
