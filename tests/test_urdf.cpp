@@ -6,6 +6,7 @@
 
 #include "support/test_support.hpp"
 
+#include <chaindyn/identification.hpp>
 #include <chaindyn/urdf.hpp>
 
 #include <catch2/catch.hpp>
@@ -873,4 +874,37 @@ TEST_CASE("urdf frames: a float chain and a copy keep the file's frames", "[urdf
   CHECK(relative_error(frame_pose(f, q.cast<float>().eval(), 5, Transform<float>::Translation(
                                       Eigen::Vector3f(0, 0.0823f, 0))).translation,
                        x.translation) < 1e-5);
+}
+
+TEST_CASE("urdf frames: a payload identified on RevoluteZ and on Revolute comes back in the URDF's link frame",
+          "[urdf][frames][identification]") {
+  const Payload<double> truth{1.7, Eigen::Vector3d(0.03, 0.12, -0.05),
+                              (Eigen::Matrix3d() << 0.02, 0.001, -0.002, 0.001, 0.03, 0.003,
+                               -0.002, 0.003, 0.025).finished()};
+  with_both<6>(ur5, [&](const auto& z, const auto& r) {
+    const auto identify = [&](const auto& bare) {
+      using M = std::decay_t<decltype(bare)>;
+      using V = typename M::Vector;
+      M loaded = bare;
+      loaded.set_payload(5, truth);
+      PayloadIdentification<M> id(bare, 5);
+      std::mt19937 gen(test::kSeed + 709u);
+      for (int k = 0; k < 40; ++k) {
+        const V q = test::random_state<V>(gen, 3.0), qd = test::random_state<V>(gen, 2.0),
+                qdd = test::random_state<V>(gen, 4.0);
+        id.add_sample(q, qd, qdd, rnea(loaded, q, qd, qdd));
+      }
+      const PayloadEstimate<double> all = id.estimate();
+      const PayloadEstimate<double> four = id.estimate_mass_and_com(truth.inertia);
+      REQUIRE(all.ok());
+      REQUIRE(four.ok());
+      CHECK(std::abs(all.payload->mass - truth.mass) < 1e-9);
+      CHECK(relative_error(all.payload->com, truth.com) < 1e-9);
+      CHECK(relative_error(all.payload->inertia, truth.inertia) < 1e-8);
+      CHECK(relative_error(four.payload->com, truth.com) < 1e-9);
+      CHECK(relative_error(four.payload->inertia, truth.inertia) < 1e-12);
+    };
+    identify(z);
+    identify(r);
+  });
 }

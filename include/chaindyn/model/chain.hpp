@@ -103,6 +103,32 @@ class ChainBase {
   /// `model.link_frame(i).act(f)`.
   const Transform<Scalar>& link_frame(std::size_t i) const noexcept { return link_frame_[i]; }
 
+  /// A payload given in link i's user frame (as set_payload takes it) in the internal link
+  /// frame: centre of mass R c + p, inertia about it R I R^T, with (R, p) = link_frame(i).
+  /// Unchanged (the same numbers) unless a builder turned the link frame. Throws IndexError.
+  Payload<Scalar> payload_in_internal_frame(std::size_t i, const Payload<Scalar>& p) const {
+    check_link_index(i);
+    if (!link_frame_turned_[i]) return p;
+    const Transform<Scalar>& u = link_frame_[i];
+    Payload<Scalar> out;
+    out.mass = p.mass;
+    out.com = u.rotation * p.com + u.translation;
+    out.inertia = u.rotation * p.inertia * u.rotation.transpose();
+    return out;
+  }
+  /// The reverse: a payload computed in link i's internal frame (the regressor's, hence
+  /// PayloadIdentification's) in the user's link frame, R^T (c - p) and R^T I R.
+  Payload<Scalar> payload_in_user_frame(std::size_t i, const Payload<Scalar>& p) const {
+    check_link_index(i);
+    if (!link_frame_turned_[i]) return p;
+    const Transform<Scalar>& u = link_frame_[i];
+    Payload<Scalar> out;
+    out.mass = p.mass;
+    out.com = u.rotation.transpose() * (p.com - u.translation);
+    out.inertia = u.rotation.transpose() * p.inertia * u.rotation;
+    return out;
+  }
+
   /// Sets link_frame(i) (for builders that turn link frames). Throws IndexError for an index
   /// out of range and ModelError for a transform that is not finite or whose rotation is not
   /// proper. Named frames already added keep their place on the link; a payload already set is
