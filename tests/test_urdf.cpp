@@ -750,7 +750,7 @@ const Robot panda{"panda.urdf", "panda_hand"};
 
 }  // namespace
 
-TEST_CASE("urdf frames: RevoluteZ and Revolute give the same frame poses, Jacobians, Jdot qd and J^T f for every link frame and a TCP offset (14 cm apart before)",
+TEST_CASE("urdf frames: RevoluteZ and Revolute give the same frame poses, Jacobians, Jdot qd and J^T f for every link frame and a TCP offset (0.35 m apart before)",
           "[urdf][frames]") {
   std::mt19937 gen(test::kSeed + 701u);
   double worst = 0.0;

@@ -13,9 +13,10 @@
 ///
 /// The in-place forms of rnea (with and without external wrenches), crba, aba (both),
 /// nonlinear_effects, gravity_torques, forward_dynamics_crba, forward_kinematics, frame_pose,
-/// jacobian, jdot_qd, joint_torques_from_wrench (their frame-handle forms), kinetic_energy, potential_energy,
-/// inverse_mass_matrix, coriolis_matrix, rnea_derivatives and aba_derivatives are covered; the
-/// returning forms and the short overloads stay inline and call them. Use the macros at global
+/// jacobian, jdot_qd, joint_torques_from_wrench (their frame-handle forms), kinetic_energy,
+/// potential_energy, inverse_mass_matrix, coriolis_matrix, rnea_derivatives and
+/// aba_derivatives are covered; the returning forms and the short overloads (the checked
+/// link-index forms of the frame functions among them) stay inline and call them. Use the macros at global
 /// scope. The calls then go out of line (a few ns each, measured in docs/benchmarks.md) and
 /// every other translation unit skips the algorithms' code generation.
 #pragma once

@@ -66,9 +66,9 @@ struct PayloadEstimate {
   std::optional<Payload<Scalar>> payload;
   /// The least-squares parameters in the order of inertial_parameters (m, m c, I about the
   /// LINK-FRAME ORIGIN: xx xy xz yy yz zz), in the chain's INTERNAL link frame (the
-  /// regressor's; the user's unless a builder turned it, see Chain::link_frame). With rank < 10 the minimum-norm solution in the
-  /// column-scaled parameters (only the excited combinations are meaningful); zero when there
-  /// are too few equations.
+  /// regressor's; the user's unless a builder turned it, see Chain::link_frame). With
+  /// rank < 10 the minimum-norm solution in the column-scaled parameters (only the excited
+  /// combinations are meaningful); zero when there are too few equations.
   Eigen::Matrix<Scalar, kInertialParametersPerLink, 1> parameters =
       Eigen::Matrix<Scalar, kInertialParametersPerLink, 1>::Zero();
   /// One standard deviation of each parameter, sigma sqrt(diag((A^T A)^-1)) with sigma^2 =
@@ -281,8 +281,8 @@ class PayloadIdentification {
   }
 
   /// Mass and centre of mass only, with the payload's rotational inertia about its centre of
-  /// mass taken as known (`inertia_about_com`, the user's link axes; default zero, a point mass): the fit
-  /// to use when the samples cannot resolve the inertia, which is the rule for small objects
+  /// mass taken as known (`inertia_about_com`, in the user's link axes; default zero, a point
+  /// mass): the fit to use when the samples cannot resolve the inertia, which is the rule for small objects
   /// (the inertia's torques are proportional to angular accelerations and are easily below
   /// the torque noise; the 10-parameter estimate then comes out not_physical or with standard
   /// deviations as large as the inertia itself).

@@ -290,7 +290,9 @@ class ChainBase {
       if (f.name == name) return f.frame;
     }
     std::string names;
-    for (std::size_t k = 0; k < frames_.size(); ++k) names += (k ? ", '" : "'") + frames_[k].name + "'";
+    for (std::size_t k = 0; k < frames_.size(); ++k) {
+      names += (k ? ", '" : "'") + frames_[k].name + "'";
+    }
     throw_error<IndexError>("no frame named '", name, "' (the chain has ",
                             frames_.empty() ? std::string("none") : names, ")");
   }
