@@ -75,7 +75,8 @@ int main() {
   Vector q, qd, qdd;
   Vector max_bare = Vector::Zero(), max_loaded = Vector::Zero(), max_diff = Vector::Zero();
   double err_newton_euler = 0, err_merged = 0;
-  const Transform<double> at_com = Transform<double>::Translation(object.com);
+  // a frame at the object's centre of mass on link 7: a handle, its index checked once here
+  const auto com_frame = bare.frame(6, Transform<double>::Translation(object.com));
   const int steps = 300;
   for (int k = 0; k <= steps; ++k) {
     motion.at(motion.T * k / steps, q, qd, qdd);
@@ -88,17 +89,17 @@ int main() {
 
     // Path 1: Newton-Euler of the object alone, at its centre of mass, base coordinates.
     // (omega; v_c) = J_c qd, (alpha; a_c) = J_c qdd + Jdot_c qd (classical accelerations).
-    const FrameJacobian<Arm> Jc = jacobian(bare, q, 6, at_com, ReferenceFrame::world);
+    const FrameJacobian<Arm> Jc = jacobian(bare, q, com_frame, ReferenceFrame::world);
     const FrameVector<Arm> vel = Jc * qd;
-    const FrameVector<Arm> acc = Jc * qdd + jdot_qd(bare, q, qd, 6, at_com, ReferenceFrame::world);
-    const Eigen::Matrix3d r = frame_pose(bare, data, q, 6).rotation;
+    const FrameVector<Arm> acc = Jc * qdd + jdot_qd(bare, q, qd, com_frame, ReferenceFrame::world);
+    const Eigen::Matrix3d r = frame_pose(bare, data, q, com_frame).rotation;
     const Eigen::Matrix3d inertia = r * object.inertia * r.transpose();
     const Eigen::Vector3d w = vel.head<3>();
     const Eigen::Vector3d force = m * (acc.tail<3>() - bare.gravity());          // F = m (a - g)
     const Eigen::Vector3d moment = inertia * acc.head<3>() + w.cross(inertia * w);  // Euler
     // the arm must supply (moment; force) at the object's centre: tau += J_c^T (moment; force)
     const Vector by_newton_euler = joint_torques_from_wrench(
-        bare, q, 6, Force<double>(moment, force), at_com, ReferenceFrame::world);
+        bare, q, com_frame, Force<double>(moment, force), ReferenceFrame::world);
     err_newton_euler = std::max(err_newton_euler, (diff - by_newton_euler).cwiseAbs().maxCoeff());
 
     // Path 2: the merged chain.

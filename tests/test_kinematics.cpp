@@ -308,3 +308,195 @@ TEST_CASE("in-place kinematics forms equal the returning forms with a reused Dat
     }
   }
 }
+
+// --- frame handles and the index rule (issue 12, item 2) --------------------------------------
+
+TEST_CASE("in-place frame algorithms with an out-of-range link index throw IndexError (UB before)",
+          "[kinematics][frames]") {
+  const auto iiwa = robots::kuka_iiwa();
+  using Iiwa = robots::KukaIiwa<double>;
+  const Iiwa::Vector q = Iiwa::Vector::Constant(0.3);
+  Data<Iiwa> data;
+  FrameJacobian<Iiwa> J;
+  Vec6 a;
+  const Force<double> f(Eigen::Vector3d(1, 2, 3), Eigen::Vector3d(4, 5, 6));
+  const Transform<double> tcp = Transform<double>::Translation(Eigen::Vector3d(0, 0, 0.1));
+  const auto matches = Catch::Matchers::Contains("link index 9 is out of range for a chain of 7");
+  REQUIRE_THROWS_MATCHES(frame_pose(iiwa, data, q, 9), IndexError, Catch::Matchers::Message(
+      "chaindyn: link index 9 is out of range for a chain of 7 links"));
+  REQUIRE_THROWS_WITH(frame_pose(iiwa, data, q, 9, tcp), matches);
+  REQUIRE_THROWS_AS(frame_pose(iiwa, data, q, 7), IndexError);
+  REQUIRE_THROWS_WITH(jacobian(iiwa, data, q, 9, ReferenceFrame::world, J), matches);
+  REQUIRE_THROWS_WITH(jacobian(iiwa, data, q, 9, tcp, ReferenceFrame::local, J), matches);
+  REQUIRE_THROWS_WITH(jdot_qd(iiwa, data, q, q, 9, ReferenceFrame::world, a), matches);
+  REQUIRE_THROWS_WITH(jdot_qd(iiwa, data, q, q, 9, tcp, ReferenceFrame::world, a), matches);
+  REQUIRE_THROWS_WITH(joint_torques_from_wrench(iiwa, data, q, 9, f, ReferenceFrame::world),
+                      matches);
+  REQUIRE_THROWS_WITH(joint_torques_from_wrench(iiwa, data, q, 9, f, tcp, ReferenceFrame::world),
+                      matches);
+  REQUIRE_THROWS_WITH(iiwa.frame(9), matches);
+  REQUIRE_THROWS_WITH(iiwa.frame(9, tcp), matches);
+  auto copy = iiwa;
+  REQUIRE_THROWS_WITH(copy.add_frame("tcp", 9, tcp), matches);
+  REQUIRE_THROWS_WITH(copy.set_link_frame(9, tcp), matches);
+  // the returning forms: the same type and message
+  REQUIRE_THROWS_WITH(frame_pose(iiwa, q, 9), matches);
+  REQUIRE_THROWS_WITH(jacobian(iiwa, q, 9, tcp), matches);
+  REQUIRE_THROWS_WITH(jdot_qd(iiwa, q, q, 9), matches);
+  REQUIRE_THROWS_WITH(joint_torques_from_wrench(iiwa, q, 9, f), matches);
+  // the noexcept forms take a handle, whose index was checked when it was made
+  const FrameFor<Iiwa> h = iiwa.frame(6, tcp);
+  static_assert(noexcept(frame_pose(iiwa, data, q, h)));
+  static_assert(noexcept(jacobian(iiwa, data, q, h, ReferenceFrame::world, J)));
+  static_assert(noexcept(jdot_qd(iiwa, data, q, q, h, ReferenceFrame::world, a)));
+  static_assert(noexcept(joint_torques_from_wrench(iiwa, data, q, h, f, ReferenceFrame::world)));
+  static_assert(!noexcept(frame_pose(iiwa, data, q, std::size_t(6))));
+  static_assert(!noexcept(jacobian(iiwa, data, q, std::size_t(6), ReferenceFrame::world, J)));
+  // a handle cannot be built by hand nor given to a chain of another length
+  static_assert(!std::is_constructible_v<FrameFor<Iiwa>, std::size_t, Transform<double>>);
+  static_assert(!std::is_convertible_v<FrameFor<Iiwa>, FrameFor<ChainN<double, 6, Revolute>>>);
+}
+
+TEST_CASE("frame handle forms equal the (link, offset) and named forms bit for bit",
+          "[kinematics][frames]") {
+  for_cases([](const auto& model, const auto& q, const auto& qd, const auto&, std::size_t link,
+               const Transform<double>& frame) {
+    using Model = std::decay_t<decltype(model)>;
+    Data<Model> data;
+    const FrameFor<Model> h = model.frame(link, frame);
+    CHECK(h.link() == link);
+    CHECK_FALSE(h.on_base());
+    // no builder turned the link frames: the handle's placement is the offset as given
+    CHECK(h.placement().rotation == frame.rotation);
+    CHECK(h.placement().translation == frame.translation);
+    const Transform<double> x = frame_pose(model, data, q, h);
+    CHECK(x.rotation == frame_pose(model, q, link, frame).rotation);
+    CHECK(x.translation == frame_pose(model, q, link, frame).translation);
+    auto named = model;
+    named.add_frame("tcp", link, frame);
+    CHECK(frame_pose(named, q, "tcp").translation == x.translation);
+    CHECK(jacobian(named, q, "tcp", ReferenceFrame::local) ==
+          jacobian(model, q, link, frame, ReferenceFrame::local));
+    CHECK(jacobian(model, q, h) == jacobian(model, q, link, frame));
+    CHECK(jdot_qd(named, q, qd, "tcp") == jdot_qd(model, q, qd, link, frame));
+    const Force<double> f(Eigen::Vector3d(1, -2, 3), Eigen::Vector3d(-4, 5, 6));
+    CHECK(joint_torques_from_wrench(named, q, "tcp", f) ==
+          joint_torques_from_wrench(model, q, link, f, frame));
+    // an offset from a named frame composes with it
+    const Transform<double> more = Transform<double>::Translation(Eigen::Vector3d(0.1, 0, 0));
+    CHECK(relative_error(frame_pose(named, q, named.frame("tcp", more)).translation,
+                         (x * more).translation) < 1e-15);
+  });
+}
+
+TEST_CASE("named frames: unknown names list the frames; empty, duplicate and improper ones are refused",
+          "[kinematics][frames]") {
+  auto iiwa = robots::kuka_iiwa();
+  const Transform<double> tcp = Transform<double>::Translation(Eigen::Vector3d(0, 0, 0.126));
+  REQUIRE_THROWS_MATCHES(iiwa.frame("tcp"), IndexError,
+                         Catch::Matchers::Message("chaindyn: no frame named 'tcp' (the chain has none)"));
+  iiwa.add_frame("flange", 6);
+  iiwa.add_frame("tcp", 6, tcp);
+  iiwa.add_base_frame("table", Transform<double>::Translation(Eigen::Vector3d(1, 0, 0)));
+  CHECK(iiwa.has_frame("tcp"));
+  CHECK_FALSE(iiwa.has_frame("tool0"));
+  REQUIRE(iiwa.frames().size() == 3);
+  CHECK(iiwa.frames()[1].name == "tcp");
+  REQUIRE_THROWS_MATCHES(
+      iiwa.frame("tool0"), IndexError,
+      Catch::Matchers::Message("chaindyn: no frame named 'tool0' (the chain has 'flange', 'tcp', 'table')"));
+  using Iiwa = robots::KukaIiwa<double>;
+  REQUIRE_THROWS_AS(frame_pose(iiwa, Iiwa::Vector::Zero().eval(), "tool0"), IndexError);
+  REQUIRE_THROWS_WITH(iiwa.add_frame("tcp", 3), Catch::Contains("frame 'tcp' is defined twice"));
+  REQUIRE_THROWS_AS(iiwa.add_frame("", 3), ModelError);
+  Transform<double> bad = tcp;
+  bad.rotation(0, 0) = 2.0;
+  REQUIRE_THROWS_WITH(iiwa.add_frame("bad", 3, bad),
+                      Catch::Contains("frame 'bad': rotation") && Catch::Contains("not a rotation"));
+  bad = tcp;
+  bad.translation.x() = std::numeric_limits<double>::quiet_NaN();
+  REQUIRE_THROWS_WITH(iiwa.add_base_frame("nan", bad), Catch::Contains("pose is not finite"));
+  REQUIRE_THROWS_AS(iiwa.set_link_frame(2, bad), ModelError);
+  REQUIRE(iiwa.frames().size() == 3);
+  // the flange at q = 0, 1.22 m above the base, and the tcp 0.126 m further
+  const Iiwa::Vector zero = Iiwa::Vector::Zero();
+  CHECK(relative_error(frame_pose(iiwa, zero, "tcp").translation,
+                       Eigen::Vector3d(0, 0, 1.22 + 0.126)) < 1e-14);
+}
+
+TEST_CASE("base frames do not move: their Jacobian, Jdot qd and J^T f are zero",
+          "[kinematics][frames]") {
+  using Iiwa = robots::KukaIiwa<double>;
+  const auto iiwa = robots::kuka_iiwa();
+  std::mt19937 gen(test::kSeed + 121u);
+  const Transform<double> pose = random_frame(gen);
+  const FrameFor<Iiwa> b = iiwa.base_frame(pose);
+  CHECK(b.on_base());
+  CHECK(b.link() == FrameFor<Iiwa>::base);
+  Data<Iiwa> data;
+  FrameJacobian<Iiwa> J = FrameJacobian<Iiwa>::Ones();
+  Vec6 a = Vec6::Ones();
+  for (int s = 0; s < 3; ++s) {
+    const Iiwa::Vector q = test::random_state<Iiwa::Vector>(gen, 2.0);
+    const Transform<double>& x = frame_pose(iiwa, data, q, b);
+    CHECK(x.rotation == pose.rotation);
+    CHECK(x.translation == pose.translation);
+    jacobian(iiwa, data, q, b, ReferenceFrame::world, J);
+    CHECK(J.isZero(0));
+    jdot_qd(iiwa, data, q, q, b, ReferenceFrame::local, a);
+    CHECK(a.isZero(0));
+    joint_torques_from_wrench(iiwa, data, q, b, Force<double>(Eigen::Vector3d(1, 2, 3),
+                                                              Eigen::Vector3d(4, 5, 6)),
+                              ReferenceFrame::world);
+    CHECK(data.tau.isZero(0));
+  }
+}
+
+TEST_CASE("a turned link frame (set_link_frame) is the frame offsets and payloads are given in; cast keeps the frames",
+          "[kinematics][frames]") {
+  std::mt19937 gen(test::kSeed + 131u);
+  const Mixed plain(test::random_links<Mixed>(gen));
+  // the user's frame of link i sits in the internal frame at u_i (a builder's turn, here random)
+  Mixed turned = plain;
+  std::array<Transform<double>, Mixed::nq> u;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    u[i] = random_frame(gen);
+    turned.set_link_frame(i, u[i]);
+    CHECK(turned.link_frame(i).translation == u[i].translation);
+  }
+  const Payload<double> p{1.5, Eigen::Vector3d(0.05, -0.02, 0.1),
+                          Eigen::Vector3d(0.02, 0.03, 0.04).asDiagonal()};
+  turned.set_payload(3, p);
+  // the same payload given in the internal frame: its COM and inertia moved by u_3
+  Mixed expected = plain;
+  expected.set_payload(3, Payload<double>{p.mass, u[3].rotation * p.com + u[3].translation,
+                                          u[3].rotation * p.inertia * u[3].rotation.transpose()});
+  CHECK(turned.payload(3)->com == p.com);  // as given
+  const Transform<double> tcp = random_frame(gen);
+  turned.add_frame("tcp", 4, tcp);
+  const auto f = turned.cast<float>();
+  for (int s = 0; s < 3; ++s) {
+    const Mixed::Vector q = test::random_state<Mixed::Vector>(gen, 2.0),
+                        qd = test::random_state<Mixed::Vector>(gen, 2.0);
+    CHECK(relative_error(rnea(turned, q, qd, qd), rnea(expected, q, qd, qd)) < 1e-13);
+    for (std::size_t i = 0; i < u.size(); ++i) {
+      const Transform<double> want = frame_pose(plain, q, i, u[i] * tcp);
+      const Transform<double> got = frame_pose(turned, q, i, tcp);
+      CHECK(relative_error(got.rotation, want.rotation) < 1e-14);
+      CHECK(relative_error(got.translation, want.translation) < 1e-14);
+    }
+    const Transform<double> x = frame_pose(turned, q, "tcp");
+    const Transform<float> xf = frame_pose(f, q.cast<float>().eval(), "tcp");
+    CHECK(relative_error(xf.translation, x.translation) < 1e-5);
+    CHECK(relative_error(xf.rotation, x.rotation) < 1e-5);
+    CHECK(relative_error(rnea(f, q.cast<float>().eval(), qd.cast<float>().eval(),
+                              qd.cast<float>().eval()),
+                         rnea(turned, q, qd, qd)) < 1e-4);
+  }
+  // a payload set before the turn is re-read in the new frame
+  Mixed later = plain;
+  later.set_payload(3, p);
+  later.set_link_frame(3, u[3]);
+  CHECK(later.inertia(3).mass == turned.inertia(3).mass);
+  CHECK(later.inertia(3).first_moment == turned.inertia(3).first_moment);
+}

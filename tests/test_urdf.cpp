@@ -6,13 +6,17 @@
 
 #include "support/test_support.hpp"
 
+#include <chaindyn/identification.hpp>
 #include <chaindyn/urdf.hpp>
 
 #include <catch2/catch.hpp>
+#include <tinyxml2.h>
 
 #include <cmath>
 #include <fstream>
+#include <cstdio>
 #include <initializer_list>
+#include <map>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -666,4 +670,241 @@ TEST_CASE("urdf: a float chain parses and agrees with the double chain", "[urdf]
   const auto f = urdf::parse<ChainN<float, 7, RevoluteZ>>(xml);
   const Eigen::Matrix<double, 7, 1> q = Eigen::Matrix<double, 7, 1>::LinSpaced(-0.6, 0.6);
   CHECK(relative_error(rnea(f, q.cast<float>(), q.cast<float>(), q.cast<float>()), rnea(d, q, q, q)) < 1e-5);
+}
+
+// --- frames as the file defines them (issue 12, item 3) ---------------------------------------
+
+namespace {
+
+/// The published files, the chain each test loads from them (tip) and its joint count.
+struct Robot {
+  const char* file;
+  const char* tip;
+};
+
+/// Every model of `robot` loaded as ChainN<double, N, RevoluteZ> (axes turned onto z) and as
+/// ChainN<double, N, Revolute> (axes as written).
+template <int N, typename F>
+void with_both(const Robot& robot, F&& f) {
+  const std::string path = data_dir + "/" + robot.file;
+  f(urdf::load<ChainN<double, N, RevoluteZ>>(path, robot.tip),
+    urdf::load<ChainN<double, N, Revolute>>(path, robot.tip));
+}
+
+/// The world pose of every link of a URDF file at joint positions `q_of` (by joint name; joints
+/// not named are held at 0), composed by hand from the file's joint origins and axes read with
+/// tinyxml2 -- a path that shares nothing with chaindyn's parser:
+///   pose(child) = pose(parent) * origin(joint) * motion(joint, q),
+/// origin = (Rz(yaw) Ry(pitch) Rx(roll), xyz), motion a rotation by q about the normalized
+/// axis (revolute, continuous) or a translation q * axis (prismatic).
+std::map<std::string, Transform<double>> poses_by_hand(
+    const std::string& path, const std::map<std::string, double>& q_of) {
+  tinyxml2::XMLDocument doc;
+  REQUIRE(doc.LoadFile(path.c_str()) == tinyxml2::XML_SUCCESS);
+  const auto triple = [](const tinyxml2::XMLElement* e, const char* attr, Eigen::Vector3d def) {
+    const char* text = e ? e->Attribute(attr) : nullptr;
+    if (text) REQUIRE(std::sscanf(text, "%lf %lf %lf", &def[0], &def[1], &def[2]) == 3);
+    return def;
+  };
+  std::map<std::string, const tinyxml2::XMLElement*> joint_to;  // by child link
+  std::map<std::string, bool> is_child;
+  std::vector<std::string> links;
+  const tinyxml2::XMLElement* robot = doc.RootElement();
+  for (auto* l = robot->FirstChildElement("link"); l; l = l->NextSiblingElement("link")) {
+    links.emplace_back(l->Attribute("name"));
+  }
+  for (auto* j = robot->FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+    joint_to[j->FirstChildElement("child")->Attribute("link")] = j;
+  }
+  std::map<std::string, Transform<double>> out;
+  // each link's pose: walk up to the root (files are small; no memoisation needed)
+  for (const std::string& link : links) {
+    Transform<double> x = Transform<double>::Identity();
+    for (std::string l = link; joint_to.count(l);) {
+      const tinyxml2::XMLElement* j = joint_to.at(l);
+      const tinyxml2::XMLElement* o = j->FirstChildElement("origin");
+      const Eigen::Vector3d xyz = triple(o, "xyz", Eigen::Vector3d::Zero());
+      const Eigen::Vector3d r = triple(o, "rpy", Eigen::Vector3d::Zero());
+      const Eigen::Vector3d axis =
+          triple(j->FirstChildElement("axis"), "xyz", Eigen::Vector3d(1, 0, 0)).normalized();
+      const std::string type = j->Attribute("type");
+      const auto qi = q_of.find(j->Attribute("name"));
+      const double q = qi == q_of.end() ? 0.0 : qi->second;
+      Transform<double> motion = Transform<double>::Identity();
+      if (type == "revolute" || type == "continuous") {
+        motion.rotation = Eigen::AngleAxisd(q, axis).toRotationMatrix();
+      } else if (type == "prismatic") {
+        motion.translation = q * axis;
+      }
+      x = Transform<double>(rpy(r[0], r[1], r[2]), xyz) * motion * x;
+      l = j->FirstChildElement("parent")->Attribute("link");
+    }
+    out[link] = x;
+  }
+  return out;
+}
+
+const Robot ur5{"ur5_robot.urdf", ""};
+const Robot iiwa{"iiwa14_no_collision.urdf", ""};
+const Robot panda{"panda.urdf", "panda_hand"};
+
+}  // namespace
+
+TEST_CASE("urdf frames: RevoluteZ and Revolute give the same frame poses, Jacobians, Jdot qd and J^T f for every link frame and a TCP offset (0.35 m apart before)",
+          "[urdf][frames]") {
+  std::mt19937 gen(test::kSeed + 701u);
+  double worst = 0.0;
+  const auto check = [&](const auto& z, const auto& r) {
+    using V = typename std::decay_t<decltype(z)>::Vector;
+    for (int s = 0; s < 10; ++s) {
+      const V q = test::random_state<V>(gen, 3.1), qd = test::random_state<V>(gen, 2.0);
+      // a TCP given in the URDF's link frame: up to 0.2 m away, turned arbitrarily
+      const Transform<double> tcp(test::random_rotation(gen), test::random_vector(gen, -0.2, 0.2));
+      const Force<double> f(test::random_vector(gen, -5, 5), test::random_vector(gen, -50, 50));
+      for (std::size_t i = 0; i < std::size_t(z.nq); ++i) {
+        INFO("state " << s << ", link " << i);
+        for (const Transform<double>& offset : {Transform<double>::Identity(), tcp}) {
+          const Transform<double> a = frame_pose(z, q, i, offset), b = frame_pose(r, q, i, offset);
+          worst = std::max(worst, relative_error(a.translation, b.translation));
+          CHECK(relative_error(a.translation, b.translation) < 1e-12);
+          CHECK(relative_error(a.rotation, b.rotation) < 1e-12);
+          for (const ReferenceFrame rf : {ReferenceFrame::world, ReferenceFrame::local}) {
+            CHECK(relative_error(jacobian(z, q, i, offset, rf), jacobian(r, q, i, offset, rf)) < 1e-12);
+            CHECK(relative_error(jdot_qd(z, q, qd, i, offset, rf), jdot_qd(r, q, qd, i, offset, rf)) < 1e-11);
+            CHECK(relative_error(joint_torques_from_wrench(z, q, i, f, offset, rf),
+                                 joint_torques_from_wrench(r, q, i, f, offset, rf)) < 1e-12);
+          }
+        }
+      }
+      for (const auto& nf : z.frames()) {
+        INFO("frame " << nf.name);
+        CHECK(relative_error(frame_pose(z, q, nf.name).rotation, frame_pose(r, q, nf.name).rotation) < 1e-12);
+        CHECK(relative_error(jacobian(z, q, nf.name, ReferenceFrame::local),
+                             jacobian(r, q, nf.name, ReferenceFrame::local)) < 1e-12);
+      }
+    }
+  };
+  with_both<6>(ur5, check);
+  with_both<7>(iiwa, check);
+  with_both<7>(panda, check);
+  WARN("worst TCP position difference RevoluteZ vs Revolute: " << worst << " (relative, floored at 1 m)");
+}
+
+TEST_CASE("urdf frames: every link welded to the chain is a named frame at the pose composed by hand from the file's joint origins",
+          "[urdf][frames]") {
+  std::mt19937 gen(test::kSeed + 703u);
+  const auto check = [&](const Robot& robot, std::initializer_list<const char*> expected_names,
+                         std::initializer_list<const char*> base_names) {
+    return [&, expected_names, base_names](const auto& z, const auto& r) {
+      using V = typename std::decay_t<decltype(z)>::Vector;
+      for (const char* name : expected_names) {
+        INFO(robot.file << ": " << name);
+        REQUIRE(z.has_frame(name));
+        CHECK_FALSE(z.frame(name).on_base());
+      }
+      for (const char* name : base_names) {
+        INFO(robot.file << ": " << name);
+        REQUIRE(z.has_frame(name));
+        CHECK(z.frame(name).on_base());
+      }
+      for (std::size_t i = 0; i < std::size_t(z.nq); ++i) CHECK(z.has_frame(z.link(i).name));
+      for (int s = 0; s < 5; ++s) {
+        const V q = test::random_state<V>(gen, 3.1);
+        std::map<std::string, double> q_of;
+        for (std::size_t i = 0; i < std::size_t(z.nq); ++i) q_of[z.link(i).joint_name] = q[Eigen::Index(i)];
+        const auto by_hand = poses_by_hand(data_dir + "/" + robot.file, q_of);
+        for (const auto& nf : z.frames()) {
+          INFO(robot.file << ", state " << s << ": frame " << nf.name);
+          const Transform<double> want = by_hand.at(nf.name);
+          for (const Transform<double>& got : {frame_pose(z, q, nf.name), frame_pose(r, q, nf.name)}) {
+            CHECK(relative_error(got.rotation, want.rotation) < 1e-12);
+            CHECK(relative_error(got.translation, want.translation) < 1e-12);
+          }
+        }
+      }
+    };
+  };
+  with_both<6>(ur5, check(ur5, {"tool0", "ee_link", "wrist_3_link", "shoulder_link"},
+                          {"world", "base_link", "base"}));
+  with_both<7>(iiwa, check(iiwa, {"iiwa_link_ee", "iiwa_link_7", "iiwa_link_1"}, {"base"}));
+  with_both<7>(panda, check(panda, {"panda_hand", "panda_link8", "panda_hand_tcp", "panda_link7"},
+                            {"panda_link0"}));
+  // fingers are on moving joints off the chain: not frames of it
+  with_both<7>(panda, [](const auto& z, const auto&) { CHECK_FALSE(z.has_frame("panda_leftfinger")); });
+}
+
+TEST_CASE("urdf frames: a payload and a wrench given in the URDF's link frame act alike on RevoluteZ and Revolute",
+          "[urdf][frames]") {
+  with_both<6>(ur5, [](auto z, auto r) {
+    // a 2 kg tool 10 cm out along the URDF's y axis of the last link (tool0 sits that way)
+    const Payload<double> p{2.0, Eigen::Vector3d(0.01, 0.1, -0.02),
+                            Eigen::Vector3d(0.004, 0.003, 0.002).asDiagonal()};
+    z.set_payload(5, p);
+    r.set_payload(5, p);
+    expect_same_dynamics(z, r, test::kSeed + 705);
+    // an external wrench given in the URDF's link frame, moved into LinkForces' (internal) frame
+    using Z = std::decay_t<decltype(z)>;
+    using R = std::decay_t<decltype(r)>;
+    LinkForces<Z> fz;
+    LinkForces<R> fr;
+    std::mt19937 gen(test::kSeed + 707u);
+    for (std::size_t i = 0; i < 6; ++i) {
+      const Force<double> f(test::random_vector(gen, -3, 3), test::random_vector(gen, -30, 30));
+      fz[i] = z.link_frame(i).act(f);
+      fr[i] = r.link_frame(i).act(f);
+    }
+    const typename Z::Vector q = test::random_state<typename Z::Vector>(gen, 3.0);
+    CHECK(relative_error(rnea(z, q, q, q, fz), rnea(r, q, q, q, fr)) < 1e-12);
+    // a Revolute chain's link frames are the file's: nothing to convert
+    CHECK(r.link_frame(1).rotation == Eigen::Matrix3d::Identity());
+    CHECK_FALSE(z.link_frame(1).rotation == Eigen::Matrix3d::Identity());
+  });
+}
+
+TEST_CASE("urdf frames: a float chain and a copy keep the file's frames", "[urdf][frames][scalar]") {
+  const std::string path = data_dir + "/ur5_robot.urdf";
+  const auto z = urdf::load<ChainN<double, 6, RevoluteZ>>(path);
+  const auto f = z.cast<float>();
+  const auto lf = urdf::load<ChainN<float, 6, RevoluteZ>>(path);
+  REQUIRE(f.frames().size() == z.frames().size());
+  const Eigen::Matrix<double, 6, 1> q = Eigen::Matrix<double, 6, 1>::LinSpaced(-1.2, 0.9);
+  const Transform<double> x = frame_pose(z, q, "tool0");
+  CHECK(relative_error(frame_pose(f, q.cast<float>().eval(), "tool0").translation, x.translation) < 1e-5);
+  CHECK(relative_error(frame_pose(lf, q.cast<float>().eval(), "tool0").translation, x.translation) < 1e-5);
+  CHECK(relative_error(frame_pose(f, q.cast<float>().eval(), 5, Transform<float>::Translation(
+                                      Eigen::Vector3f(0, 0.0823f, 0))).translation,
+                       x.translation) < 1e-5);
+}
+
+TEST_CASE("urdf frames: a payload identified on RevoluteZ and on Revolute comes back in the URDF's link frame",
+          "[urdf][frames][identification]") {
+  const Payload<double> truth{1.7, Eigen::Vector3d(0.03, 0.12, -0.05),
+                              (Eigen::Matrix3d() << 0.02, 0.001, -0.002, 0.001, 0.03, 0.003,
+                               -0.002, 0.003, 0.025).finished()};
+  with_both<6>(ur5, [&](const auto& z, const auto& r) {
+    const auto identify = [&](const auto& bare) {
+      using M = std::decay_t<decltype(bare)>;
+      using V = typename M::Vector;
+      M loaded = bare;
+      loaded.set_payload(5, truth);
+      PayloadIdentification<M> id(bare, 5);
+      std::mt19937 gen(test::kSeed + 709u);
+      for (int k = 0; k < 40; ++k) {
+        const V q = test::random_state<V>(gen, 3.0), qd = test::random_state<V>(gen, 2.0),
+                qdd = test::random_state<V>(gen, 4.0);
+        id.add_sample(q, qd, qdd, rnea(loaded, q, qd, qdd));
+      }
+      const PayloadEstimate<double> all = id.estimate();
+      const PayloadEstimate<double> four = id.estimate_mass_and_com(truth.inertia);
+      REQUIRE(all.ok());
+      REQUIRE(four.ok());
+      CHECK(std::abs(all.payload->mass - truth.mass) < 1e-9);
+      CHECK(relative_error(all.payload->com, truth.com) < 1e-9);
+      CHECK(relative_error(all.payload->inertia, truth.inertia) < 1e-8);
+      CHECK(relative_error(four.payload->com, truth.com) < 1e-9);
+      CHECK(relative_error(four.payload->inertia, truth.inertia) < 1e-12);
+    };
+    identify(z);
+    identify(r);
+  });
 }

@@ -8,12 +8,13 @@
 /// The header defines, in namespace NS (default `robots`):
 ///     template <typename Scalar = double> using NAME_chain = chaindyn::Chain<Scalar, ...>;
 ///     template <typename Scalar = double> std::array<chaindyn::Link<Scalar>, N> NAME_links();
-///     template <typename Scalar = double> NAME_chain<Scalar> NAME();
+///     template <typename Scalar = double> NAME_chain<Scalar> NAME();   // with the file's frames
 /// NAME defaults to the URDF robot name made into an identifier. Joint types: RevoluteZ /
 /// PrismaticZ with every axis turned onto z exactly as chaindyn::urdf::parse does for those
 /// types (the fastest joints), or, with --runtime-axes, Revolute / Prismatic with the axes as
 /// written. The numbers are printed with 17 significant digits, so the generated chain equals
-/// urdf::parse's bit for bit (tests/CMakeLists.txt checks this on the test URDFs).
+/// urdf::parse's bit for bit, link frames and named frames (tool0, ...) included
+/// (tests/CMakeLists.txt checks this on the test URDFs).
 ///
 /// Exit status: 0 on success, 1 on a URDF error (message on stderr, with the line), 2 on a
 /// usage error.
@@ -163,7 +164,9 @@ void emit(const Options& o, const chaindyn::urdf::Description& d, std::ostream& 
     types.push_back(o.runtime_axes ? (revolute ? "chaindyn::Revolute" : "chaindyn::Prismatic")
                                    : (revolute ? "chaindyn::RevoluteZ" : "chaindyn::PrismaticZ"));
   }
-  const std::vector<chaindyn::Link<double>> links = chaindyn::urdf::make_links(d, slots);
+  std::vector<Eigen::Matrix3d> turns;
+  const std::vector<chaindyn::Link<double>> links =
+      chaindyn::urdf::detail::make_links(d, slots, turns);
   const std::size_t n = links.size();
   const std::string name = o.name.empty() ? identifier_from(d.robot_name) : o.name;
 
@@ -218,10 +221,32 @@ void emit(const Options& o, const chaindyn::urdf::Description& d, std::ostream& 
     }
   }
   out << "  return links;\n}\n\n"
-      << "/// '" << d.robot_name << "' as a chain (default gravity (0, 0, -9.81) m/s^2).\n"
+      << "/// '" << d.robot_name << "' as a chain (default gravity (0, 0, -9.81) m/s^2), with the\n"
+      << "/// file's frames as urdf::parse gives them: each link's URDF frame (link_frame) and the\n"
+      << "/// named frames of the links welded to the chain (model.frame(\"name\")).\n"
       << "template <typename Scalar = double>\n"
       << name << "_chain<Scalar> " << name << "() {\n"
-      << "  return " << name << "_chain<Scalar>(" << name << "_links<Scalar>());\n"
+      << "  " << name << "_chain<Scalar> chain(" << name << "_links<Scalar>());\n";
+  const auto transform = [&](const chaindyn::Transform<double>& t) {
+    return "chaindyn::Transform<Scalar>(\n" + ind + "    " + matrix3(t.rotation, ind) + ",\n" +
+           ind + "    " + vector3(t.translation) + ")";
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    if (turns[i] == Eigen::Matrix3d::Identity()) continue;
+    out << ind << "chain.set_link_frame(" << i << ", "
+        << transform(chaindyn::Transform<double>(turns[i].transpose(), Eigen::Vector3d::Zero()))
+        << ");\n";
+  }
+  for (const chaindyn::urdf::LinkFrame& f : d.frames) {
+    if (f.body == chaindyn::urdf::LinkFrame::base) {
+      out << ind << "chain.add_base_frame(" << quoted(f.name) << ", " << transform(f.pose)
+          << ");\n";
+    } else {
+      out << ind << "chain.add_frame(" << quoted(f.name) << ", " << f.body << ", "
+          << transform(f.pose) << ");\n";
+    }
+  }
+  out << "  return chain;\n"
       << "}\n\n"
       << "}  // namespace " << o.ns << "\n";
 }

@@ -13,9 +13,10 @@
 ///
 /// The in-place forms of rnea (with and without external wrenches), crba, aba (both),
 /// nonlinear_effects, gravity_torques, forward_dynamics_crba, forward_kinematics, frame_pose,
-/// jacobian, jdot_qd, joint_torques_from_wrench, kinetic_energy, potential_energy,
-/// inverse_mass_matrix, coriolis_matrix, rnea_derivatives and aba_derivatives are covered; the
-/// returning forms and the short overloads stay inline and call them. Use the macros at global
+/// jacobian, jdot_qd, joint_torques_from_wrench (their frame-handle forms), kinetic_energy,
+/// potential_energy, inverse_mass_matrix, coriolis_matrix, rnea_derivatives and
+/// aba_derivatives are covered; the returning forms and the short overloads (the checked
+/// link-index forms of the frame functions among them) stay inline and call them. Use the macros at global
 /// scope. The calls then go out of line (a few ns each, measured in docs/benchmarks.md) and
 /// every other translation unit skips the algorithms' code generation.
 #pragma once
@@ -58,22 +59,22 @@
       CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;              \
   prefix template void chaindyn::forward_kinematics<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(          \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
-  prefix template const chaindyn::Transform<__VA_ARGS__::Scalar>&                                  \
-  chaindyn::frame_pose<__VA_ARGS__>(const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&,              \
-                                    const __VA_ARGS__::Vector&, std::size_t,                       \
-                                    const chaindyn::Transform<__VA_ARGS__::Scalar>&) noexcept;     \
-  prefix template void chaindyn::jacobian<__VA_ARGS__>(                                            \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,                \
-      std::size_t, const chaindyn::Transform<__VA_ARGS__::Scalar>&, chaindyn::ReferenceFrame,      \
-      chaindyn::FrameJacobian<__VA_ARGS__>&) noexcept;                                             \
-  prefix template void chaindyn::jdot_qd<__VA_ARGS__>(                                             \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,                \
-      const __VA_ARGS__::Vector&, std::size_t, const chaindyn::Transform<__VA_ARGS__::Scalar>&,    \
-      chaindyn::ReferenceFrame, chaindyn::FrameVector<__VA_ARGS__>&) noexcept;                     \
-  prefix template void chaindyn::joint_torques_from_wrench<__VA_ARGS__>(                           \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,                \
-      std::size_t, const chaindyn::Force<__VA_ARGS__::Scalar>&,                                    \
-      const chaindyn::Transform<__VA_ARGS__::Scalar>&, chaindyn::ReferenceFrame) noexcept;         \
+  prefix template const chaindyn::Transform<__VA_ARGS__::Scalar>&                               \
+  chaindyn::frame_pose<__VA_ARGS__>(const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&,           \
+                                    const __VA_ARGS__::Vector&,                                 \
+                                    const chaindyn::FrameFor<__VA_ARGS__>&) noexcept;           \
+  prefix template void chaindyn::jacobian<__VA_ARGS__>(                                         \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const chaindyn::FrameFor<__VA_ARGS__>&, chaindyn::ReferenceFrame,                         \
+      chaindyn::FrameJacobian<__VA_ARGS__>&) noexcept;                                          \
+  prefix template void chaindyn::jdot_qd<__VA_ARGS__>(                                          \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const __VA_ARGS__::Vector&, const chaindyn::FrameFor<__VA_ARGS__>&,                       \
+      chaindyn::ReferenceFrame, chaindyn::FrameVector<__VA_ARGS__>&) noexcept;                  \
+  prefix template void chaindyn::joint_torques_from_wrench<__VA_ARGS__>(                        \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
+      const chaindyn::FrameFor<__VA_ARGS__>&, const chaindyn::Force<__VA_ARGS__::Scalar>&,      \
+      chaindyn::ReferenceFrame) noexcept;                                                       \
   prefix template __VA_ARGS__::Scalar chaindyn::kinetic_energy<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>( \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
       CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                 \

@@ -13,9 +13,11 @@
 // Compared at seeded random states, for the chain parsed both as RevoluteZ (every axis turned
 // onto z) and as run-time-axis Revolute: ChainIdSolver_RNE vs rnea, ChainDynParam's JntToMass,
 // JntToGravity, JntToCoriolis vs crba, gravity_torques, nonlinear_effects - gravity,
-// ChainFdSolver_RNE vs aba, and ChainFkSolverPos_recursive vs forward_kinematics (full pose of
-// the run-time-axis chain's link frames; link origins of the RevoluteZ chain, whose frames are
-// turned about their origins).
+// ChainFdSolver_RNE vs aba, ChainFkSolverPos_recursive vs forward_kinematics (full pose of
+// the run-time-axis chain's link frames; link origins of the RevoluteZ chain, whose internal
+// frames are turned about their origins), and, for both chains, ChainFkSolverPos_recursive and
+// ChainJntToJacSolver vs frame_pose and jacobian of the file's named frames (link frames and
+// the links fixed to them: tool0, iiwa_link_ee, panda_hand, ...), which speak the file's frames.
 // KDL 1.5's solvers ignore joint damping and friction, which the URDFs give (iiwa 0.5, Panda
 // 0.003): our side adds friction_torques to KDL's tau and to the tau given to KDL's ABA.
 
@@ -39,6 +41,7 @@
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>
 #include <kdl/chainfksolverpos_recursive.hpp>
 #include <kdl/chainidsolver_recursive_newton_euler.hpp>
+#include <kdl/chainjnttojacsolver.hpp>
 #include <kdl/tree.hpp>
 #include <tinyxml2.h>
 
@@ -145,6 +148,7 @@ struct Kdl {
     dyn = std::make_unique<KDL::ChainDynParam>(chain, gravity);
     fd = std::make_unique<KDL::ChainFdSolver_RNE>(chain, gravity);
     fk = std::make_unique<KDL::ChainFkSolverPos_recursive>(chain);
+    jac = std::make_unique<KDL::ChainJntToJacSolver>(chain);
   }
   static inline const KDL::Vector gravity{0.0, 0.0, -9.81};
   KDL::Chain chain;
@@ -152,6 +156,7 @@ struct Kdl {
   std::unique_ptr<KDL::ChainDynParam> dyn;
   std::unique_ptr<KDL::ChainFdSolver_RNE> fd;
   std::unique_ptr<KDL::ChainFkSolverPos_recursive> fk;
+  std::unique_ptr<KDL::ChainJntToJacSolver> jac;
 };
 
 /// Worst relative errors per quantity: max |a - b| / max(1, max |b|) (checked against 1e-9),
@@ -238,6 +243,35 @@ void compare(const Model& model, Kdl& kdl, std::uint32_t seed, Worst& worst) {
         worst.add("FK link rotations", poses[i].rotation, r);
       }
     }
+    // the file's named frames on KDL's chain (fixed segments included): full pose and the
+    // world Jacobian (KDL: rows [linear; angular], reference point the frame's origin, base
+    // axes), whatever the joint type (the RevoluteZ chain turns its internal link frames)
+    std::size_t named = 0;
+    for (const auto& nf : model.frames()) {
+      int seg = -1;
+      for (unsigned s = 0; s < kdl.chain.getNrOfSegments(); ++s) {
+        if (kdl.chain.getSegment(s).getName() == nf.name) seg = int(s);
+      }
+      if (seg < 0) continue;  // the root, or a link off KDL's root-to-tip chain
+      ++named;
+      INFO("frame " << nf.name);
+      KDL::Frame f;
+      REQUIRE(kdl.fk->JntToCart(kq, f, seg + 1) >= 0);
+      const Transform<double> x = frame_pose(model, q, nf.name);
+      Eigen::Matrix3d r;
+      for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) r(a, b) = f.M(a, b);
+      }
+      worst.add("named frame positions", x.translation, Eigen::Vector3d(f.p.x(), f.p.y(), f.p.z()));
+      worst.add("named frame rotations", x.rotation, r);
+      KDL::Jacobian kj(n);
+      REQUIRE(kdl.jac->JntToJac(kq, kj, seg + 1) >= 0);
+      Eigen::Matrix<double, 6, Eigen::Dynamic> swapped(6, n);
+      swapped.topRows<3>() = kj.data.bottomRows<3>();
+      swapped.bottomRows<3>() = kj.data.topRows<3>();
+      worst.add("named frame world Jacobians", jacobian(model, q, nf.name), swapped);
+    }
+    REQUIRE(named >= std::size_t(n));
   }
 }
 

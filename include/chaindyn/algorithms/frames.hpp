@@ -6,8 +6,7 @@
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/error.hpp"
 
-#include <stdexcept>
-#include <string>
+#include <string_view>
 
 namespace chaindyn {
 
@@ -26,36 +25,63 @@ enum class ReferenceFrame {
   local,
 };
 
-/// The pose in the base frame of a frame F fixed on link `link` (0-based), given its pose
-/// `frame_in_link` in the link frame: oMf = oMi[link] * frame_in_link. Identity gives the link
-/// frame itself. Precondition: link < Model::nq. Fills data.liMi, data.oMi (every link) and
-/// data.oMf; returns data.oMf.
-template <typename Model>
-const Transform<typename Model::Scalar>& frame_pose(
-    const Model& model, DataFor<Model>& data, const typename Model::Vector& q, std::size_t link,
-    const Transform<typename Model::Scalar>& frame_in_link) noexcept {
-  forward_kinematics(model, data, q);
-  data.oMf = data.oMi[link] * frame_in_link;
-  return data.oMf;
-}
-
-/// In-place form for the link frame itself.
+/// The pose in the base frame of the frame F `frame` (a handle made by the model:
+/// model.frame(link, offset), model.frame(name), model.base_frame(pose); model/frame.hpp):
+/// oMf = oMi[link] * placement (RBDA sec. 2.8: poses compose), or placement for a frame on the
+/// base. No check: the handle's link was checked when it was made. Fills data.liMi, data.oMi
+/// (every link) and data.oMf; returns data.oMf.
 template <typename Model>
 const Transform<typename Model::Scalar>& frame_pose(const Model& model, DataFor<Model>& data,
                                                     const typename Model::Vector& q,
-                                                    std::size_t link) noexcept {
-  return frame_pose(model, data, q, link, Transform<typename Model::Scalar>::Identity());
+                                                    const FrameFor<Model>& frame) noexcept {
+  forward_kinematics(model, data, q);
+  data.oMf = frame.on_base() ? frame.placement() : data.oMi[frame.link()] * frame.placement();
+  return data.oMf;
 }
 
-/// Returning form of frame_pose. Throws IndexError (a std::out_of_range) if link >= Model::nq.
+/// Checked in-place form: the frame at pose `frame_in_link` in the USER's frame of link `link`
+/// (0-based; the URDF's link frame for a chain built from a URDF, see Chain::link_frame), i.e.
+/// frame_pose(model, data, q, model.frame(link, frame_in_link)). Throws IndexError if
+/// link >= Model::nq (hence not noexcept); allocates nothing. In a loop, make the handle once.
+template <typename Model>
+const Transform<typename Model::Scalar>& frame_pose(
+    const Model& model, DataFor<Model>& data, const typename Model::Vector& q, std::size_t link,
+    const Transform<typename Model::Scalar>& frame_in_link) {
+  return frame_pose(model, data, q, model.frame(link, frame_in_link));
+}
+
+/// Checked in-place form for link `link`'s (user) frame itself. Throws IndexError.
+template <typename Model>
+const Transform<typename Model::Scalar>& frame_pose(const Model& model, DataFor<Model>& data,
+                                                    const typename Model::Vector& q,
+                                                    std::size_t link) {
+  return frame_pose(model, data, q, model.frame(link));
+}
+
+/// Returning form of frame_pose for a frame handle.
+template <typename Model>
+Transform<typename Model::Scalar> frame_pose(const Model& model, const typename Model::Vector& q,
+                                             const FrameFor<Model>& frame) {
+  Data<Model> data;
+  return frame_pose(model, data, q, frame);
+}
+
+/// Returning form for the frame at pose `frame_in_link` in the user's frame of link `link`.
+/// Throws IndexError (a std::out_of_range) if link >= Model::nq.
 template <typename Model>
 Transform<typename Model::Scalar> frame_pose(
     const Model& model, const typename Model::Vector& q, std::size_t link,
     const Transform<typename Model::Scalar>& frame_in_link =
         Transform<typename Model::Scalar>::Identity()) {
-  detail::check_index(link, std::size_t(Model::nq));
-  Data<Model> data;
-  return frame_pose(model, data, q, link, frame_in_link);
+  return frame_pose(model, q, model.frame(link, frame_in_link));
+}
+
+/// Returning form for a named frame (a URDF link such as "tool0", or one added with
+/// model.add_frame). Throws IndexError, listing the chain's frames, if there is none of that name.
+template <typename Model>
+Transform<typename Model::Scalar> frame_pose(const Model& model, const typename Model::Vector& q,
+                                             std::string_view name) {
+  return frame_pose(model, q, model.frame(name));
 }
 
 }  // namespace chaindyn

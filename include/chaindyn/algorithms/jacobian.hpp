@@ -6,6 +6,11 @@
 /// [linear; angular] as in Siciliano et al. and Craig: J qd = (omega; v). In ReferenceFrame::world
 /// the axes are the base frame's and the point is the frame's origin (the classical geometric
 /// Jacobian); in ReferenceFrame::local the axes are the frame's own (frames.hpp).
+///
+/// Each comes in three forms: in place with a frame handle (model.frame(...), model/frame.hpp:
+/// noexcept, no check, the index was checked when the handle was made); in place with a link
+/// index and an offset in the user's link frame (checked: throws IndexError); returning, with a
+/// handle, a (link, offset) or a frame name.
 #pragma once
 
 #include "chaindyn/algorithms/frames.hpp"
@@ -33,21 +38,28 @@ void joint_columns(const Model& model, DataFor<Model>& data, const typename Mode
 
 }  // namespace detail
 
-/// The Jacobian J of frame F (pose `frame_in_link` in link `link`'s frame) in coordinates `rf`:
-/// J qd = (omega; v), omega F's angular velocity and v the velocity of F's origin, in the base
-/// axes (world) or F's axes (local). Columns of joints after `link` are zero. Column j
-/// (j <= link) is joint j's motion subspace S_j moved to F's origin:
+/// The Jacobian J of the frame F `frame` (a handle made by the model, model/frame.hpp) in
+/// coordinates `rf`: J qd = (omega; v), omega F's angular velocity and v the velocity of F's
+/// origin, in the base axes (world) or F's axes (local). Columns of joints after F's link are
+/// zero (all of them for a frame on the base). Column j (j <= link) is joint j's motion
+/// subspace S_j moved to F's origin:
 ///     world:  (w_j; v_j + w_j x p),    local: (R^T w_j; R^T (v_j + w_j x p))
 /// with (w_j; v_j) = oS_j in base coordinates about the base origin, p F's origin and R F's
 /// rotation in the base frame (RBDA eq. 2.24 and sec. 2.8). For a revolute joint with axis z_j
 /// through o_j this is the textbook (z_j; z_j x (p - o_j)), for a prismatic joint (0; z_j).
-/// Precondition: link < Model::nq. Writes J; fills data.liMi, oMi, oS (links 0..link), oMf.
+/// No check: the handle's link was checked when it was made. Writes J; fills data.liMi, oMi,
+/// oS (links 0..link), oMf.
 template <typename Model>
 void jacobian(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-              std::size_t link, const Transform<typename Model::Scalar>& frame_in_link,
-              ReferenceFrame rf, FrameJacobian<Model>& J) noexcept {
+              const FrameFor<Model>& frame, ReferenceFrame rf, FrameJacobian<Model>& J) noexcept {
   using Scalar = typename Model::Scalar;
-  detail::joint_columns(model, data, q, link, frame_in_link);
+  if (frame.on_base()) {
+    data.oMf = frame.placement();
+    J.setZero();
+    return;
+  }
+  const std::size_t link = frame.link();
+  detail::joint_columns(model, data, q, link, frame.placement());
   const Vector3<Scalar>& p = data.oMf.translation;
   const Matrix3<Scalar>& r = data.oMf.rotation;
   for (std::size_t j = 0; j < std::size_t(Model::nq); ++j) {
@@ -69,37 +81,62 @@ void jacobian(const Model& model, DataFor<Model>& data, const typename Model::Ve
   }
 }
 
-/// In-place Jacobian of link `link`'s frame.
+/// Checked in-place Jacobian of the frame at pose `frame_in_link` in the USER's frame of link
+/// `link` (Chain::link_frame; the URDF's link frame for a URDF-built chain): the handle form with
+/// model.frame(link, frame_in_link). Throws IndexError if link >= Model::nq (hence not
+/// noexcept); allocates nothing.
 template <typename Model>
 void jacobian(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-              std::size_t link, ReferenceFrame rf, FrameJacobian<Model>& J) noexcept {
-  jacobian(model, data, q, link, Transform<typename Model::Scalar>::Identity(), rf, J);
+              std::size_t link, const Transform<typename Model::Scalar>& frame_in_link,
+              ReferenceFrame rf, FrameJacobian<Model>& J) {
+  jacobian(model, data, q, model.frame(link, frame_in_link), rf, J);
 }
 
-/// Returning form: the Jacobian of frame `frame_in_link` on link `link`. Throws
-/// IndexError (a std::out_of_range) if link >= Model::nq.
+/// Checked in-place Jacobian of link `link`'s (user) frame. Throws IndexError.
+template <typename Model>
+void jacobian(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+              std::size_t link, ReferenceFrame rf, FrameJacobian<Model>& J) {
+  jacobian(model, data, q, model.frame(link), rf, J);
+}
+
+/// Returning form: the Jacobian of a frame handle.
+template <typename Model>
+FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
+                              const FrameFor<Model>& frame,
+                              ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model> data;
+  FrameJacobian<Model> J;
+  jacobian(model, data, q, frame, rf, J);
+  return J;
+}
+
+/// Returning form: the Jacobian of the frame `frame_in_link` (user's frame of link `link`).
+/// Throws IndexError (a std::out_of_range) if link >= Model::nq.
 template <typename Model>
 FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
                               std::size_t link,
                               const Transform<typename Model::Scalar>& frame_in_link,
                               ReferenceFrame rf = ReferenceFrame::world) {
-  detail::check_index(link, std::size_t(Model::nq));
-  Data<Model> data;
-  FrameJacobian<Model> J;
-  jacobian(model, data, q, link, frame_in_link, rf, J);
-  return J;
+  return jacobian(model, q, model.frame(link, frame_in_link), rf);
 }
 
-/// Returning form: the Jacobian of link `link`'s frame (world: the classical geometric
+/// Returning form: the Jacobian of link `link`'s (user) frame (world: the classical geometric
 /// Jacobian of the link origin). Throws IndexError (a std::out_of_range) if link >= Model::nq.
 template <typename Model>
 FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
                               std::size_t link, ReferenceFrame rf = ReferenceFrame::world) {
-  return jacobian(model, q, link, Transform<typename Model::Scalar>::Identity(), rf);
+  return jacobian(model, q, model.frame(link), rf);
 }
 
-/// Jdot(q, qd) qd of frame F in coordinates `rf`: the part of d/dt (J qd) = J qdd + Jdot qd that
-/// does not depend on qdd, i.e. F's acceleration at qdd = 0, where
+/// Returning form: the Jacobian of a named frame. Throws IndexError if there is none.
+template <typename Model>
+FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
+                              std::string_view name, ReferenceFrame rf = ReferenceFrame::world) {
+  return jacobian(model, q, model.frame(name), rf);
+}
+
+/// Jdot(q, qd) qd of frame F (a handle) in coordinates `rf`: the part of d/dt (J qd) =
+/// J qdd + Jdot qd that does not depend on qdd, i.e. F's acceleration at qdd = 0, where
 ///   world: (omega_dot; p_ddot), the angular acceleration and the CLASSICAL acceleration of F's
 ///          origin (the second derivative of its position), in base coordinates;
 ///   local: d/dt of F's body velocity (R^T omega; R^T p_dot), which is F's SPATIAL
@@ -108,15 +145,21 @@ FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& 
 ///          classical acceleration in F's axes, rotate the world result by R^T.
 /// Computed by the RNEA's velocity/acceleration recursion with qdd = 0 and no gravity
 /// (RBDA eqs. 5.6-5.7), moved to F with RBDA eq. (2.24), and converted to the classical
-/// acceleration p_ddot = a_lin + omega x v (RBDA sec. 2.11) for world.
-/// Precondition: link < Model::nq. Writes out; fills data.liMi, oMi, v, a (links 0..link; here
-/// a is the velocity-product acceleration without gravity) and data.oMf.
+/// acceleration p_ddot = a_lin + omega x v (RBDA sec. 2.11) for world. Zero for a frame on the
+/// base. No check (the handle was checked when made). Writes out; fills data.liMi, oMi, v, a
+/// (links 0..link; here a is the velocity-product acceleration without gravity) and data.oMf.
 template <typename Model>
 void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-             const typename Model::Vector& qd, std::size_t link,
-             const Transform<typename Model::Scalar>& frame_in_link, ReferenceFrame rf,
+             const typename Model::Vector& qd, const FrameFor<Model>& frame, ReferenceFrame rf,
              FrameVector<Model>& out) noexcept {
   using Scalar = typename Model::Scalar;
+  if (frame.on_base()) {
+    data.oMf = frame.placement();
+    out.setZero();
+    return;
+  }
+  const std::size_t link = frame.link();
+  const Transform<Scalar>& frame_in_link = frame.placement();
   detail::joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     if (i > link) return;
@@ -151,38 +194,63 @@ void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vec
   }
 }
 
-/// In-place Jdot qd of link `link`'s frame.
+/// Checked in-place Jdot qd of the frame `frame_in_link` in the user's frame of link `link`.
+/// Throws IndexError if link >= Model::nq (hence not noexcept).
+template <typename Model>
+void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+             const typename Model::Vector& qd, std::size_t link,
+             const Transform<typename Model::Scalar>& frame_in_link, ReferenceFrame rf,
+             FrameVector<Model>& out) {
+  jdot_qd(model, data, q, qd, model.frame(link, frame_in_link), rf, out);
+}
+
+/// Checked in-place Jdot qd of link `link`'s (user) frame. Throws IndexError.
 template <typename Model>
 void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
              const typename Model::Vector& qd, std::size_t link, ReferenceFrame rf,
-             FrameVector<Model>& out) noexcept {
-  jdot_qd(model, data, q, qd, link, Transform<typename Model::Scalar>::Identity(), rf, out);
+             FrameVector<Model>& out) {
+  jdot_qd(model, data, q, qd, model.frame(link), rf, out);
 }
 
-/// Returning form of jdot_qd for frame `frame_in_link` on link `link`. Throws
-/// IndexError (a std::out_of_range) if link >= Model::nq.
+/// Returning form of jdot_qd for a frame handle.
 template <typename Model>
 FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
-                                        const typename Model::Vector& qd, std::size_t link,
-                                        const Transform<typename Model::Scalar>& frame_in_link,
-                                        ReferenceFrame rf = ReferenceFrame::world) {
-  detail::check_index(link, std::size_t(Model::nq));
+                           const typename Model::Vector& qd, const FrameFor<Model>& frame,
+                           ReferenceFrame rf = ReferenceFrame::world) {
   Data<Model> data;
   FrameVector<Model> out;
-  jdot_qd(model, data, q, qd, link, frame_in_link, rf, out);
+  jdot_qd(model, data, q, qd, frame, rf, out);
   return out;
 }
 
-/// Returning form of jdot_qd for link `link`'s frame.
+/// Returning form of jdot_qd for frame `frame_in_link` (user's frame of link `link`). Throws
+/// IndexError (a std::out_of_range) if link >= Model::nq.
 template <typename Model>
 FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
-                                        const typename Model::Vector& qd, std::size_t link,
-                                        ReferenceFrame rf = ReferenceFrame::world) {
-  return jdot_qd(model, q, qd, link, Transform<typename Model::Scalar>::Identity(), rf);
+                           const typename Model::Vector& qd, std::size_t link,
+                           const Transform<typename Model::Scalar>& frame_in_link,
+                           ReferenceFrame rf = ReferenceFrame::world) {
+  return jdot_qd(model, q, qd, model.frame(link, frame_in_link), rf);
 }
 
-/// tau = J^T f: the joint-space image of a wrench f = (moment about F's origin; force) on frame
-/// F (on link `link`), f given in coordinates `rf` (world: base axes; local: F's axes).
+/// Returning form of jdot_qd for link `link`'s (user) frame. Throws IndexError.
+template <typename Model>
+FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
+                           const typename Model::Vector& qd, std::size_t link,
+                           ReferenceFrame rf = ReferenceFrame::world) {
+  return jdot_qd(model, q, qd, model.frame(link), rf);
+}
+
+/// Returning form of jdot_qd for a named frame. Throws IndexError if there is none.
+template <typename Model>
+FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
+                           const typename Model::Vector& qd, std::string_view name,
+                           ReferenceFrame rf = ReferenceFrame::world) {
+  return jdot_qd(model, q, qd, model.frame(name), rf);
+}
+
+/// tau = J^T f: the joint-space image of a wrench f = (moment about F's origin; force) on the
+/// frame F `frame` (a handle), f given in coordinates `rf` (world: base axes; local: F's axes).
 /// Two readings of the same product (the equation of motion with end-effector forces):
 /// - f applied TO the frame by the environment: M qdd + C qd + g + eps = tau + J^T f. rnea
 ///   with f as an external wrench returns rnea(q, qd, qdd) - J^T f (docs/conventions.md).
@@ -190,16 +258,22 @@ FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
 ///   (statics: tau = J^T f).
 /// The wrench is moved to base coordinates about the base origin (RBDA eq. 2.25, X^*) and
 /// projected on each joint's column: tau_j = oS_j . f_0 (power duality, RBDA eq. 2.11); joints
-/// after `link` get zero. O(n), J is never formed. Precondition: link < Model::nq. Fills
-/// data.tau (and data.liMi, oMi, oS for links 0..link, oMf).
+/// after F's link get zero (all of them for a frame on the base). O(n), J is never formed. No
+/// check (the handle was checked when made). Fills data.tau (and data.liMi, oMi, oS for links
+/// 0..link, oMf).
 template <typename Model>
 void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
-                               const typename Model::Vector& q, std::size_t link,
+                               const typename Model::Vector& q, const FrameFor<Model>& frame,
                                const Force<typename Model::Scalar>& wrench,
-                               const Transform<typename Model::Scalar>& frame_in_link,
                                ReferenceFrame rf) noexcept {
   using Scalar = typename Model::Scalar;
-  detail::joint_columns(model, data, q, link, frame_in_link);
+  if (frame.on_base()) {
+    data.oMf = frame.placement();
+    data.tau.setZero();
+    return;
+  }
+  const std::size_t link = frame.link();
+  detail::joint_columns(model, data, q, link, frame.placement());
   // world: (n + p x f; f);  local: oMf^* (n; f)
   const Force<Scalar> f0 = rf == ReferenceFrame::world
                                ? Transform<Scalar>::Translation(data.oMf.translation).act(wrench)
@@ -209,17 +283,40 @@ void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
   }
 }
 
-/// In-place form for a wrench on link `link`'s frame (about the link origin).
+/// Checked in-place form for a wrench on the frame `frame_in_link` in the user's frame of link
+/// `link`. Throws IndexError if link >= Model::nq (hence not noexcept).
 template <typename Model>
 void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
                                const typename Model::Vector& q, std::size_t link,
                                const Force<typename Model::Scalar>& wrench,
-                               ReferenceFrame rf) noexcept {
-  joint_torques_from_wrench(model, data, q, link, wrench,
-                            Transform<typename Model::Scalar>::Identity(), rf);
+                               const Transform<typename Model::Scalar>& frame_in_link,
+                               ReferenceFrame rf) {
+  joint_torques_from_wrench(model, data, q, model.frame(link, frame_in_link), wrench, rf);
 }
 
-/// Returning form of joint_torques_from_wrench. Throws IndexError (a std::out_of_range) if link >= Model::nq.
+/// Checked in-place form for a wrench on link `link`'s (user) frame, about its origin. Throws
+/// IndexError.
+template <typename Model>
+void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
+                               const typename Model::Vector& q, std::size_t link,
+                               const Force<typename Model::Scalar>& wrench, ReferenceFrame rf) {
+  joint_torques_from_wrench(model, data, q, model.frame(link), wrench, rf);
+}
+
+/// Returning form of joint_torques_from_wrench for a frame handle.
+template <typename Model>
+typename Model::Vector joint_torques_from_wrench(const Model& model,
+                                                 const typename Model::Vector& q,
+                                                 const FrameFor<Model>& frame,
+                                                 const Force<typename Model::Scalar>& wrench,
+                                                 ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model> data;
+  joint_torques_from_wrench(model, data, q, frame, wrench, rf);
+  return data.tau;
+}
+
+/// Returning form for a wrench on the frame `frame_in_link` (user's frame of link `link`).
+/// Throws IndexError (a std::out_of_range) if link >= Model::nq.
 template <typename Model>
 typename Model::Vector joint_torques_from_wrench(
     const Model& model, const typename Model::Vector& q, std::size_t link,
@@ -227,21 +324,27 @@ typename Model::Vector joint_torques_from_wrench(
     const Transform<typename Model::Scalar>& frame_in_link =
         Transform<typename Model::Scalar>::Identity(),
     ReferenceFrame rf = ReferenceFrame::world) {
-  detail::check_index(link, std::size_t(Model::nq));
-  Data<Model> data;
-  joint_torques_from_wrench(model, data, q, link, wrench, frame_in_link, rf);
-  return data.tau;
+  return joint_torques_from_wrench(model, q, model.frame(link, frame_in_link), wrench, rf);
 }
 
-/// Returning form for a wrench on link `link`'s frame.
+/// Returning form for a wrench on link `link`'s (user) frame. Throws IndexError.
 template <typename Model>
 typename Model::Vector joint_torques_from_wrench(const Model& model,
                                                  const typename Model::Vector& q,
                                                  std::size_t link,
                                                  const Force<typename Model::Scalar>& wrench,
                                                  ReferenceFrame rf) {
-  return joint_torques_from_wrench(model, q, link, wrench,
-                                   Transform<typename Model::Scalar>::Identity(), rf);
+  return joint_torques_from_wrench(model, q, model.frame(link), wrench, rf);
+}
+
+/// Returning form for a wrench on a named frame. Throws IndexError if there is none.
+template <typename Model>
+typename Model::Vector joint_torques_from_wrench(const Model& model,
+                                                 const typename Model::Vector& q,
+                                                 std::string_view name,
+                                                 const Force<typename Model::Scalar>& wrench,
+                                                 ReferenceFrame rf = ReferenceFrame::world) {
+  return joint_torques_from_wrench(model, q, model.frame(name), wrench, rf);
 }
 
 }  // namespace chaindyn

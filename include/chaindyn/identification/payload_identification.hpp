@@ -60,12 +60,15 @@ template <typename Scalar>
 struct PayloadEstimate {
   PayloadFitStatus status = PayloadFitStatus::too_few_equations;
   /// The payload (mass, centre of mass in the link frame, inertia about the centre of mass in
-  /// link axes): set only when status == ok, so a failed fit cannot be used by mistake.
+  /// link axes): set only when status == ok, so a failed fit cannot be used by mistake. In the
+  /// USER's link frame, as set_payload takes it (the URDF's for a URDF-built chain:
+  /// Chain::link_frame, docs/kinematics.md "Frames").
   std::optional<Payload<Scalar>> payload;
   /// The least-squares parameters in the order of inertial_parameters (m, m c, I about the
-  /// LINK-FRAME ORIGIN: xx xy xz yy yz zz). With rank < 10 the minimum-norm solution in the
-  /// column-scaled parameters (only the excited combinations are meaningful); zero when there
-  /// are too few equations.
+  /// LINK-FRAME ORIGIN: xx xy xz yy yz zz), in the chain's INTERNAL link frame (the
+  /// regressor's; the user's unless a builder turned it, see Chain::link_frame). With
+  /// rank < 10 the minimum-norm solution in the column-scaled parameters (only the excited
+  /// combinations are meaningful); zero when there are too few equations.
   Eigen::Matrix<Scalar, kInertialParametersPerLink, 1> parameters =
       Eigen::Matrix<Scalar, kInertialParametersPerLink, 1>::Zero();
   /// One standard deviation of each parameter, sigma sqrt(diag((A^T A)^-1)) with sigma^2 =
@@ -281,13 +284,13 @@ class PayloadIdentification {
       return out;
     }
     out.status = PayloadFitStatus::ok;
-    out.payload = p;
+    out.payload = model_.payload_in_user_frame(link_, p);  // what set_payload takes
     return out;
   }
 
   /// Mass and centre of mass only, with the payload's rotational inertia about its centre of
-  /// mass taken as known (`inertia_about_com`, link axes; default zero, a point mass): the fit
-  /// to use when the samples cannot resolve the inertia, which is the rule for small objects
+  /// mass taken as known (`inertia_about_com`, in the user's link axes; default zero, a point
+  /// mass): the fit to use when the samples cannot resolve the inertia, which is the rule for small objects
   /// (the inertia's torques are proportional to angular accelerations and are easily below
   /// the torque noise; the 10-parameter estimate then comes out not_physical or with standard
   /// deviations as large as the inertia itself).
@@ -313,6 +316,13 @@ class PayloadIdentification {
       prior.inertia = inertia_about_com;
       detail::validate_payload(prior, [] { return std::string("inertia_about_com"); });
     }
+    // the given inertia (user's link axes) in the internal link axes the regressor uses
+    const Matrix3<Scalar> ic = [&] {
+      Payload<Scalar> given;
+      given.mass = Scalar(1);
+      given.inertia = inertia_about_com;
+      return model_.payload_in_internal_frame(link_, given).inertia;
+    }();
     PayloadEstimate<Scalar> out;
     out.samples = samples_;
     out.equations = samples_ * (link_ + 1);
@@ -339,7 +349,7 @@ class PayloadIdentification {
       const Vector3<Scalar> h = t.template tail<3>();
       const Matrix3<Scalar> shift = h.squaredNorm() * Matrix3<Scalar>::Identity() - h * h.transpose();
       Parameters phi;
-      phi << m, h, inertia_entries(inertia_about_com + shift / m);
+      phi << m, h, inertia_entries(ic + shift / m);
       if (dphi) {
         dphi->setZero();
         dphi->template topLeftCorner<4, 4>().setIdentity();
@@ -398,7 +408,7 @@ class PayloadIdentification {
     {
       Jacobian j0 = r.template leftCols<4>();
       Parameters phi0 = Parameters::Zero();
-      phi0.template tail<6>() = inertia_entries(inertia_about_com);
+      phi0.template tail<6>() = inertia_entries(ic);
       solve_step(j0, Parameters(r * phi0 - z), theta, nullptr);
     }
     Jacobian j;
@@ -443,9 +453,9 @@ class PayloadIdentification {
     Payload<Scalar> p;
     p.mass = theta[0];
     p.com = theta.template tail<3>() / theta[0];
-    p.inertia = inertia_about_com;
+    p.inertia = ic;
     out.status = PayloadFitStatus::ok;
-    out.payload = p;
+    out.payload = model_.payload_in_user_frame(link_, p);  // what set_payload takes
     return out;
   }
 

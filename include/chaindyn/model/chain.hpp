@@ -5,6 +5,7 @@
 
 #include "chaindyn/joints/prismatic.hpp"
 #include "chaindyn/joints/revolute.hpp"
+#include "chaindyn/model/frame.hpp"
 #include "chaindyn/model/link.hpp"
 #include "chaindyn/model/payload.hpp"
 #include "chaindyn/model/scalar_cast.hpp"
@@ -12,6 +13,8 @@
 #include <array>
 #include <initializer_list>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -38,6 +41,8 @@ class ChainBase {
   static constexpr int nq = N;
   using Vector = Eigen::Matrix<Scalar, N, 1>;
   using Matrix = Eigen::Matrix<Scalar, N, N>;
+  /// A handle on a frame fixed on a link of this chain (model/frame.hpp).
+  using FrameType = Frame<Scalar, N>;
 
   const std::array<Link<Scalar>, N>& links() const noexcept { return links_; }
   const Link<Scalar>& link(std::size_t i) const noexcept { return links_[i]; }
@@ -63,11 +68,18 @@ class ChainBase {
   /// nothing unless it throws: IndexError for an index out of range, ModelError for a payload a link would
   /// be refused for (non-finite numbers, negative mass, an inertia that is not symmetric
   /// positive semi-definite or breaks the triangle inequality).
+  ///
+  /// The payload's centre of mass and inertia are given in the USER's frame of link i (the
+  /// URDF's link frame for a chain built from a URDF; see link_frame), and converted here to
+  /// the internal link frame; payload(i) returns them as given.
   void set_payload(std::size_t i, const Payload<Scalar>& p) {
     check_link_index(i);
     validate_payload(p, [&] { return where(i); });
     payload_[i] = p;
-    inertia_[i] = link_inertia_[i] + Inertia<Scalar>::from_com(p.mass, p.com, p.inertia);
+    const Inertia<Scalar> added = Inertia<Scalar>::from_com(p.mass, p.com, p.inertia);
+    // RBDA eq. (2.66): the payload's inertia moved from the user's to the internal link frame
+    inertia_[i] = link_inertia_[i] +
+                  (link_frame_turned_[i] ? added.transformed_by(link_frame_[i]) : added);
   }
   /// Removes link i's payload (if any): its inertia is the link's own again, bit for bit.
   /// Throws IndexError for an index out of range.
@@ -79,6 +91,106 @@ class ChainBase {
   /// Link i's payload, or empty.
   const std::optional<Payload<Scalar>>& payload(std::size_t i) const noexcept {
     return payload_[i];
+  }
+
+  /// The pose of link i's frame as the user knows it (the URDF's link frame for a chain built
+  /// from a URDF; the frame the links were given in otherwise) in the chain's INTERNAL link
+  /// frame, the one the algorithms compute (data.oMi) and the one Link::com and Link::inertia,
+  /// external wrenches (LinkForces) and the regressor's parameters are expressed in. Identity
+  /// unless a builder turned the link frame (urdf::build turns it so that the URDF joint axis
+  /// is the axis of a fixed-axis joint type: then it is the pure rotation R_a^T, see
+  /// urdf/build.hpp). To move a wrench f given in the user's link frame into LinkForces:
+  /// `model.link_frame(i).act(f)`.
+  const Transform<Scalar>& link_frame(std::size_t i) const noexcept { return link_frame_[i]; }
+
+  /// A payload given in link i's user frame (as set_payload takes it) in the internal link
+  /// frame: centre of mass R c + p, inertia about it R I R^T, with (R, p) = link_frame(i).
+  /// Unchanged (the same numbers) unless a builder turned the link frame. Throws IndexError.
+  Payload<Scalar> payload_in_internal_frame(std::size_t i, const Payload<Scalar>& p) const {
+    check_link_index(i);
+    if (!link_frame_turned_[i]) return p;
+    const Transform<Scalar>& u = link_frame_[i];
+    Payload<Scalar> out;
+    out.mass = p.mass;
+    out.com = u.rotation * p.com + u.translation;
+    out.inertia = u.rotation * p.inertia * u.rotation.transpose();
+    return out;
+  }
+  /// The reverse: a payload computed in link i's internal frame (the regressor's, hence
+  /// PayloadIdentification's) in the user's link frame, R^T (c - p) and R^T I R.
+  Payload<Scalar> payload_in_user_frame(std::size_t i, const Payload<Scalar>& p) const {
+    check_link_index(i);
+    if (!link_frame_turned_[i]) return p;
+    const Transform<Scalar>& u = link_frame_[i];
+    Payload<Scalar> out;
+    out.mass = p.mass;
+    out.com = u.rotation.transpose() * (p.com - u.translation);
+    out.inertia = u.rotation.transpose() * p.inertia * u.rotation;
+    return out;
+  }
+
+  /// Sets link_frame(i) (for builders that turn link frames). Throws IndexError for an index
+  /// out of range and ModelError for a transform that is not finite or whose rotation is not
+  /// proper. Named frames already added keep their place on the link; a payload already set is
+  /// re-read in the new frame.
+  void set_link_frame(std::size_t i, const Transform<Scalar>& user_frame_in_link) {
+    check_link_index(i);
+    check_frame_transform(user_frame_in_link, where(i) + ": link frame");
+    link_frame_[i] = user_frame_in_link;
+    link_frame_turned_[i] = !is_identity(user_frame_in_link);
+    if (payload_[i]) set_payload(i, *payload_[i]);
+  }
+
+  /// A handle on the frame F fixed on link `link` (0-based) at pose `offset` in the user's frame
+  /// of that link (link_frame: the URDF's link frame for a chain built from a URDF). Identity
+  /// gives the link frame itself. The index is checked here, once: the frame algorithms take
+  /// the handle without checks. Throws IndexError if link >= nq. Allocates nothing.
+  FrameType frame(std::size_t link,
+                  const Transform<Scalar>& offset = Transform<Scalar>::Identity()) const {
+    check_link_index(link);
+    return FrameType(link, link_frame_turned_[link] ? link_frame_[link] * offset : offset);
+  }
+  /// A handle on the named frame (add_frame; a URDF's links, see docs/urdf.md), optionally
+  /// moved by `offset` given in that frame. Throws IndexError naming the frames the chain has
+  /// if there is none of that name.
+  FrameType frame(std::string_view name,
+                  const Transform<Scalar>& offset = Transform<Scalar>::Identity()) const {
+    const FrameType& f = find_frame(name);
+    return FrameType(f.link(), f.placement() * offset);
+  }
+  /// A handle on a frame fixed on the base at pose `pose` in the base frame.
+  FrameType base_frame(const Transform<Scalar>& pose = Transform<Scalar>::Identity()) const {
+    return FrameType(FrameType::base, pose);
+  }
+  /// True if the chain has a frame of that name.
+  bool has_frame(std::string_view name) const noexcept {
+    for (const NamedFrame<Scalar, N>& f : frames_) {
+      if (f.name == name) return true;
+    }
+    return false;
+  }
+  /// The named frames, in the order they were added.
+  const std::vector<NamedFrame<Scalar, N>>& frames() const noexcept { return frames_; }
+
+  /// Adds a named frame on link `link` at pose `offset` in the user's frame of that link (see
+  /// frame(link, offset)), e.g. a tool centre point. Throws IndexError if link >= nq, ModelError
+  /// for an empty name, a name the chain already has, or an offset that is not finite or whose
+  /// rotation is not proper (orthonormal, determinant +1).
+  void add_frame(std::string name, std::size_t link,
+                 const Transform<Scalar>& offset = Transform<Scalar>::Identity()) {
+    check_link_index(link);
+    add_frame(std::move(name), frame(link, offset));
+  }
+  /// Adds a named frame fixed on the base at pose `pose` in the base frame (same errors).
+  void add_base_frame(std::string name, const Transform<Scalar>& pose) {
+    add_frame(std::move(name), base_frame(pose));
+  }
+  /// Adds a handle under a name (same errors but IndexError).
+  void add_frame(std::string name, const FrameType& f) {
+    if (name.empty()) throw_model_error("a frame's name is empty");
+    if (has_frame(name)) throw_model_error("frame '", name, "' is defined twice");
+    check_frame_transform(f.placement(), "frame '" + name + "'");
+    frames_.push_back(NamedFrame<Scalar, N>{std::move(name), f});
   }
 
   void set_gravity(const Vector3<Scalar>& g) {
@@ -137,6 +249,20 @@ class ChainBase {
     }
   }
 
+  /// Copies this chain's link frames and named frames, in scalar To, onto `other` (for cast();
+  /// before copy_payloads_to, which reads the link frames).
+  template <typename Other>
+  void copy_frames_to(Other& other) const {
+    using To = typename Other::Scalar;
+    for (std::size_t i = 0; i < std::size_t(N); ++i) {
+      if (link_frame_turned_[i]) other.set_link_frame(i, cast_transform<To>(link_frame_[i]));
+    }
+    for (const NamedFrame<Scalar, N>& f : frames_) {
+      other.frames_.push_back(NamedFrame<To, N>{
+          f.name, Frame<To, N>(f.frame.link(), cast_transform<To>(f.frame.placement()))});
+    }
+  }
+
   static std::array<Link<Scalar>, N> to_array(const std::vector<Link<Scalar>>& links) {
     if (links.size() != std::size_t(N)) {
       throw_model_error(links.size(), " links given to a chain of ", N, " joints");
@@ -147,13 +273,56 @@ class ChainBase {
   }
 
  private:
+  template <typename, int>
+  friend class ChainBase;
+
   static void check_link_index(std::size_t i) { check_index(i, std::size_t(N)); }
+
+  static bool is_identity(const Transform<Scalar>& t) {
+    for (Eigen::Index r = 0; r < 3; ++r) {
+      if (!(scalar_value(t.translation[r]) == 0.0)) return false;
+      for (Eigen::Index c = 0; c < 3; ++c) {
+        if (!(scalar_value(t.rotation(r, c)) == (r == c ? 1.0 : 0.0))) return false;
+      }
+    }
+    return true;
+  }
+  /// A frame's pose: finite, with a proper rotation (as a link placement, validate_link).
+  static void check_frame_transform(const Transform<Scalar>& t, const std::string& what) {
+    const Eigen::Matrix3d r = t.rotation.unaryExpr([](const Scalar& x) { return scalar_value(x); });
+    const Eigen::Vector3d p =
+        t.translation.unaryExpr([](const Scalar& x) { return scalar_value(x); });
+    if (!all_finite(r) || !all_finite(p)) {
+      throw_model_error(what, ": pose is not finite (translation ", format_vector(p),
+                        ", rotation ", format_matrix(r), ")");
+    }
+    if (!((r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() < 1e-6) ||
+        !(r.determinant() > 0.0)) {
+      throw_model_error(what, ": rotation ", format_matrix(r),
+                        " is not a rotation matrix (orthonormal, determinant +1)");
+    }
+  }
+  const FrameType& find_frame(std::string_view name) const {
+    for (const NamedFrame<Scalar, N>& f : frames_) {
+      if (f.name == name) return f.frame;
+    }
+    std::string names;
+    for (std::size_t k = 0; k < frames_.size(); ++k) {
+      names += (k ? ", '" : "'") + frames_[k].name + "'";
+    }
+    throw_error<IndexError>("no frame named '", name, "' (the chain has ",
+                            frames_.empty() ? std::string("none") : names, ")");
+  }
 
   std::array<Link<Scalar>, N> links_;
   std::array<Transform<Scalar>, N> placement_;
   std::array<Inertia<Scalar>, N> inertia_;       ///< link + payload: what the algorithms read
   std::array<Inertia<Scalar>, N> link_inertia_;  ///< the link's own, as constructed
-  std::array<std::optional<Payload<Scalar>>, N> payload_;
+  std::array<std::optional<Payload<Scalar>>, N> payload_;  ///< as given (user's link frame)
+  /// The user's link frame in the internal one (link_frame), and whether it is not identity.
+  std::array<Transform<Scalar>, N> link_frame_{};
+  std::array<bool, N> link_frame_turned_{};
+  std::vector<NamedFrame<Scalar, N>> frames_;
   Vector damping_, friction_, armature_;
   Vector3<Scalar> gravity_;
   Motion<Scalar> a0_;
@@ -197,6 +366,7 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
   Chain<NewScalar, Joints...> cast() const {
     Chain<NewScalar, Joints...> out(this->template links_as<NewScalar>(),
                                     detail::matrix_cast<NewScalar>(this->gravity()));
+    this->copy_frames_to(out);
     this->copy_payloads_to(out);
     return out;
   }
@@ -288,6 +458,7 @@ class ChainN : public detail::ChainBase<Scalar, N> {
   ChainN<NewScalar, N, Joint> cast() const {
     ChainN<NewScalar, N, Joint> out(this->template links_as<NewScalar>(),
                                     detail::matrix_cast<NewScalar>(this->gravity()));
+    this->copy_frames_to(out);
     this->copy_payloads_to(out);
     return out;
   }

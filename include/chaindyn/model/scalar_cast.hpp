@@ -1,5 +1,7 @@
 /// @file
-/// Links and payloads in another scalar type: cast_link, cast_payload (what Chain::cast uses).
+/// Transforms, links and payloads in another scalar type: cast_transform, cast_link,
+/// cast_payload (what Chain::cast uses; it carries the link frames and named frames with
+/// cast_transform).
 #pragma once
 
 #include "chaindyn/model/payload.hpp"
@@ -35,6 +37,12 @@ Eigen::Matrix<To, Derived::RowsAtCompileTime, Derived::ColsAtCompileTime> matrix
 
 }  // namespace detail
 
+/// A transform in another scalar type, number by number.
+template <typename To, typename From>
+Transform<To> cast_transform(const Transform<From>& t) {
+  return Transform<To>(detail::matrix_cast<To>(t.rotation), detail::matrix_cast<To>(t.translation));
+}
+
 /// A link in another scalar type (e.g. double to float, long double or an AutoDiffScalar), every
 /// member carried (name, placement, axis, inertial parameters, joint dynamics, limits, joint
 /// name), number by number (see detail::scalar_cast).
@@ -42,8 +50,7 @@ template <typename To, typename From>
 Link<To> cast_link(const Link<From>& l) {
   Link<To> out;
   out.name = l.name;
-  out.placement = Transform<To>(detail::matrix_cast<To>(l.placement.rotation),
-                                detail::matrix_cast<To>(l.placement.translation));
+  out.placement = cast_transform<To>(l.placement);
   if (l.axis) out.axis = detail::matrix_cast<To>(*l.axis);
   out.mass = detail::scalar_cast<To>(l.mass);
   out.com = detail::matrix_cast<To>(l.com);

@@ -56,7 +56,15 @@ std::vector<JointSlot> joint_slots() {
 /// turns the joint frame so that the URDF axis becomes that axis (see rotation_onto). Throws
 /// ParseError. (For generators and fuzzers; `build` is this plus the Chain constructor.)
 inline std::vector<Link<double>> make_links(const Description& d,
-                                            const std::vector<JointSlot>& slots) {
+                                            const std::vector<JointSlot>& slots);
+
+namespace detail {
+
+/// make_links, and the turn R_a given to each link frame (identity where none: chain link
+/// frame = URDF link frame * turns[i]).
+inline std::vector<Link<double>> make_links(const Description& d,
+                                            const std::vector<JointSlot>& slots,
+                                            std::vector<Eigen::Matrix3d>& turns) {
   using detail::fail;
   using detail::Place;
   const Place robot{detail::quoted("robot", d.robot_name), d.robot_line};
@@ -103,20 +111,49 @@ inline std::vector<Link<double>> make_links(const Description& d,
     } else {
       r_prev.setIdentity();
     }
+    turns.push_back(r_prev);
     links.push_back(std::move(l));
   }
   return links;
 }
 
-/// The Chain of type ChainType from a Description. Throws ParseError.
+}  // namespace detail
+
+inline std::vector<Link<double>> make_links(const Description& d,
+                                            const std::vector<JointSlot>& slots) {
+  std::vector<Eigen::Matrix3d> turns;
+  return detail::make_links(d, slots, turns);
+}
+
+/// The Chain of type ChainType from a Description, with the file's frames: link_frame(i) is the
+/// URDF frame of chain link i in the chain's (possibly turned) link frame, and every link of
+/// Description::frames is a named frame (the chain links, the links fixed to them such as
+/// tool0, and the root link and links fixed to it as base frames). Throws ParseError.
 template <typename ChainType>
 ChainType build(const Description& d) {
   using Scalar = typename ChainType::Scalar;
-  const std::vector<Link<double>> links = make_links(d, joint_slots<ChainType>());
+  std::vector<Eigen::Matrix3d> turns;
+  const std::vector<Link<double>> links = detail::make_links(d, joint_slots<ChainType>(), turns);
   std::array<Link<Scalar>, std::size_t(ChainType::nq)> cast;
   for (std::size_t i = 0; i < cast.size(); ++i) cast[i] = cast_link<Scalar>(links[i]);
   try {
-    return ChainType(cast);
+    ChainType chain(cast);
+    // The frame API speaks the file's frames: URDF link frame = chain link frame * R_a^T.
+    for (std::size_t i = 0; i < cast.size(); ++i) {
+      if (turns[i] != Eigen::Matrix3d::Identity()) {
+        chain.set_link_frame(i, cast_transform<Scalar>(Transform<double>(
+                                    turns[i].transpose(), Eigen::Vector3d::Zero())));
+      }
+    }
+    for (const LinkFrame& f : d.frames) {
+      const Transform<Scalar> pose = cast_transform<Scalar>(f.pose);
+      if (f.body == LinkFrame::base) {
+        chain.add_base_frame(f.name, pose);
+      } else {
+        chain.add_frame(f.name, f.body, pose);
+      }
+    }
+    return chain;
   } catch (const ParseError&) {
     throw;
   } catch (const ModelError& e) {

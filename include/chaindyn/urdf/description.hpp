@@ -30,6 +30,18 @@ struct ChainJoint {
   Link<double> link;
 };
 
+/// A link of the file that is welded to the chain (by fixed joints, or being a chain link
+/// itself): it becomes a named frame of the Chain (urdf::build), e.g. tool0, flange,
+/// iiwa_link_ee, panda_hand.
+struct LinkFrame {
+  /// Value of `body` for a link welded to the root link.
+  static constexpr std::size_t base = static_cast<std::size_t>(-1);
+  std::string name;               ///< the URDF link's name
+  std::size_t body = base;        ///< index into Description::joints, or base
+  Transform<double> pose;         ///< its pose in that chain link's URDF frame (or the root's)
+  int line = 0;                   ///< line of the <link> element
+};
+
 /// The chain a URDF describes, from its root link (the base, fixed to the world: its own
 /// inertia and that of links fixed to it are not part of the chain) to its tip link.
 struct Description {
@@ -38,6 +50,10 @@ struct Description {
   std::string root_link;
   std::string tip_link;  ///< as the caller named it, or the default leaf
   std::vector<ChainJoint> joints;
+  /// Every link welded to the chain -- the root link and the links fixed to it (body = base),
+  /// each chain link (pose identity) and the links fixed to it -- in breadth-first order from
+  /// the root. Links welded to bodies off the chain (branches not taken) are not in it.
+  std::vector<LinkFrame> frames;
 };
 
 namespace detail {
@@ -317,6 +333,19 @@ inline Description describe(const Document& d, std::string_view tip) {
       fail(joint_place(jr), model_error_text(e));
     }
     out.joints.push_back(std::move(cj));
+  }
+  // the links welded to the root or to a chain link: named frames, poses in the body's frame
+  std::vector<std::size_t> chain_index(d.links.size(), npos);
+  for (std::size_t k = 0; k < path.size(); ++k) chain_index[t.child_index[path[k]]] = k;
+  for (const std::size_t l : b.order) {
+    const std::size_t body = b.body[l];
+    if (body != t.root && chain_index[body] == npos) continue;
+    LinkFrame f;
+    f.name = d.links[l].name;
+    f.body = body == t.root ? LinkFrame::base : chain_index[body];
+    f.pose = b.pose[l];
+    f.line = d.links[l].line;
+    out.frames.push_back(std::move(f));
   }
   return out;
 }

@@ -1,0 +1,64 @@
+/// @file
+/// Frame handles: a frame fixed on one link of a chain (a tool centre point, a sensor, a URDF
+/// link such as tool0) or on the chain's base, made -- and its link index checked -- once by the
+/// chain (Chain::frame, add_frame), then passed to the noexcept frame algorithms (frame_pose,
+/// jacobian, jdot_qd, joint_torques_from_wrench) without further checks.
+#pragma once
+
+#include "chaindyn/spatial/transform.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace chaindyn {
+
+namespace detail {
+template <typename Scalar, int N>
+class ChainBase;
+}  // namespace detail
+
+/// A frame F fixed on link `link()` of a chain of N joints, or on the base. Only a chain makes
+/// one (`model.frame(link, offset)`, `model.frame(name)`, `model.base_frame(pose)`), so its
+/// invariant holds by construction: link() < N, or link() == Frame::base. The joint count is
+/// in the type, so a handle cannot be given to a chain of another length.
+///
+/// `placement()` is F's pose in the chain's INTERNAL frame of that link -- the frame the
+/// algorithms compute (data.oMi), which a builder may have turned so that the joint axis is the
+/// type's fixed axis (urdf::build with RevoluteZ and the like). It is not the offset the user
+/// gave: that offset was in the user's link frame (the URDF's), and the chain converted it when
+/// it made the handle. For a base frame, placement() is F's pose in the base frame.
+template <typename Scalar, int N>
+class Frame {
+ public:
+  /// The link() of a frame fixed on the base.
+  static constexpr std::size_t base = static_cast<std::size_t>(-1);
+
+  /// The link (0-based) the frame is fixed on, or Frame::base.
+  std::size_t link() const noexcept { return link_; }
+  /// True for a frame fixed on the base (it never moves).
+  bool on_base() const noexcept { return link_ == base; }
+  /// The frame's pose in the chain's internal frame of link(), or in the base frame.
+  const Transform<Scalar>& placement() const noexcept { return placement_; }
+
+ private:
+  template <typename, int>
+  friend class detail::ChainBase;
+  Frame(std::size_t link, const Transform<Scalar>& placement) noexcept
+      : link_(link), placement_(placement) {}
+
+  std::size_t link_;
+  Transform<Scalar> placement_;
+};
+
+/// The frame handle type of a model.
+template <typename Model>
+using FrameFor = Frame<typename Model::Scalar, Model::nq>;
+
+/// A frame with the name it is found by (Chain::frame(name), Chain::frames()).
+template <typename Scalar, int N>
+struct NamedFrame {
+  std::string name;
+  Frame<Scalar, N> frame;
+};
+
+}  // namespace chaindyn
