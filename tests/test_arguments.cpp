@@ -78,6 +78,15 @@ TEST_CASE("returning forms refuse a dynamic-size vector of the wrong length with
                     "joints"));
   CHECK_THAT(argument_error_of([&] { friction_torques(arm, six); }),
              Equals("chaindyn: friction_torques: qd has 6 entries; the model has 7 joints"));
+  CHECK_THAT(argument_error_of([&] { frame_pose(arm, six, 6); }),
+             Equals("chaindyn: frame_pose: q has 6 entries; the model has 7 joints"));
+  CHECK_THAT(argument_error_of([&] { jacobian(arm, six, 6); }),
+             Equals("chaindyn: jacobian: q has 6 entries; the model has 7 joints"));
+  CHECK_THAT(argument_error_of([&] { jdot_qd(arm, v, six, arm.frame(6)); }),
+             Equals("chaindyn: jdot_qd: qd has 6 entries; the model has 7 joints"));
+  CHECK_THAT(argument_error_of([&] { joint_torques_from_wrench(arm, six, 6, Force<double>()); }),
+             Equals("chaindyn: joint_torques_from_wrench: q has 6 entries; the model has 7 "
+                    "joints"));
   PayloadIdentification<Arm> identification(arm);
   CHECK_THAT(argument_error_of([&] { identification.add_sample(v, v, v, six); }),
              Equals("chaindyn: PayloadIdentification::add_sample: tau has 6 entries; the model "

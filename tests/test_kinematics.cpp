@@ -389,7 +389,7 @@ TEST_CASE("frame handle forms equal the (link, offset) and named forms bit for b
   });
 }
 
-TEST_CASE("named frames: unknown names list the frames; empty, duplicate and improper ones are refused",
+TEST_CASE("named frames: unknown names list the frames, and empty, duplicate and improper ones are refused",
           "[kinematics][frames]") {
   auto iiwa = robots::kuka_iiwa();
   const Transform<double> tcp = Transform<double>::Translation(Eigen::Vector3d(0, 0, 0.126));
@@ -452,7 +452,7 @@ TEST_CASE("base frames do not move: their Jacobian, Jdot qd and J^T f are zero",
   }
 }
 
-TEST_CASE("a turned link frame (set_link_frame) is the frame offsets and payloads are given in; cast keeps the frames",
+TEST_CASE("a turned link frame (set_link_frame) is the frame offsets and payloads are given in, and cast keeps the frames",
           "[kinematics][frames]") {
   std::mt19937 gen(test::kSeed + 131u);
   const Mixed plain(test::random_links<Mixed>(gen));

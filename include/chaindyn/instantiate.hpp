@@ -59,22 +59,22 @@
       CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;              \
   prefix template void chaindyn::forward_kinematics<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(          \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
-  prefix template const chaindyn::Transform<__VA_ARGS__::Scalar>&                               \
-  chaindyn::frame_pose<__VA_ARGS__>(const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&,           \
-                                    const __VA_ARGS__::Vector&,                                 \
-                                    const chaindyn::FrameFor<__VA_ARGS__>&) noexcept;           \
-  prefix template void chaindyn::jacobian<__VA_ARGS__>(                                         \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const chaindyn::FrameFor<__VA_ARGS__>&, chaindyn::ReferenceFrame,                         \
-      chaindyn::FrameJacobian<__VA_ARGS__>&) noexcept;                                          \
-  prefix template void chaindyn::jdot_qd<__VA_ARGS__>(                                          \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const __VA_ARGS__::Vector&, const chaindyn::FrameFor<__VA_ARGS__>&,                       \
-      chaindyn::ReferenceFrame, chaindyn::FrameVector<__VA_ARGS__>&) noexcept;                  \
-  prefix template void chaindyn::joint_torques_from_wrench<__VA_ARGS__>(                        \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, const __VA_ARGS__::Vector&,             \
-      const chaindyn::FrameFor<__VA_ARGS__>&, const chaindyn::Force<__VA_ARGS__::Scalar>&,      \
-      chaindyn::ReferenceFrame) noexcept;                                                       \
+  prefix template const chaindyn::Transform<__VA_ARGS__::Scalar>&                                  \
+  chaindyn::frame_pose<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, \
+                                    CHAINDYN_DETAIL_VARG(__VA_ARGS__),                             \
+                                    const chaindyn::FrameFor<__VA_ARGS__>&) noexcept;              \
+  prefix template void chaindyn::jacobian<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(                    \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
+      const chaindyn::FrameFor<__VA_ARGS__>&, chaindyn::ReferenceFrame,                            \
+      chaindyn::FrameJacobian<__VA_ARGS__>&) noexcept;                                             \
+  prefix template void chaindyn::jdot_qd<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(                     \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), const chaindyn::FrameFor<__VA_ARGS__>&,                   \
+      chaindyn::ReferenceFrame, chaindyn::FrameVector<__VA_ARGS__>&) noexcept;                     \
+  prefix template void chaindyn::joint_torques_from_wrench<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(   \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
+      const chaindyn::FrameFor<__VA_ARGS__>&, const chaindyn::Force<__VA_ARGS__::Scalar>&,         \
+      chaindyn::ReferenceFrame) noexcept;                                                          \
   prefix template __VA_ARGS__::Scalar chaindyn::kinetic_energy<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>( \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
       CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                 \

@@ -30,10 +30,12 @@ enum class ReferenceFrame {
 /// oMf = oMi[link] * placement (RBDA sec. 2.8: poses compose), or placement for a frame on the
 /// base. No check: the handle's link was checked when it was made. Fills data.liMi, data.oMi
 /// (every link) and data.oMf; returns data.oMf.
-template <typename Model>
+template <typename Model, typename Q>
 const Transform<typename Model::Scalar>& frame_pose(const Model& model, DataFor<Model>& data,
-                                                    const typename Model::Vector& q,
+                                                    const Eigen::MatrixBase<Q>& q_in,
                                                     const FrameFor<Model>& frame) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   forward_kinematics(model, data, q);
   data.oMf = frame.on_base() ? frame.placement() : data.oMi[frame.link()] * frame.placement();
   return data.oMf;
@@ -43,34 +45,34 @@ const Transform<typename Model::Scalar>& frame_pose(const Model& model, DataFor<
 /// (0-based; the URDF's link frame for a chain built from a URDF, see Chain::link_frame), i.e.
 /// frame_pose(model, data, q, model.frame(link, frame_in_link)). Throws IndexError if
 /// link >= Model::nq (hence not noexcept); allocates nothing. In a loop, make the handle once.
-template <typename Model>
+template <typename Model, typename Q>
 const Transform<typename Model::Scalar>& frame_pose(
-    const Model& model, DataFor<Model>& data, const typename Model::Vector& q, std::size_t link,
+    const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q, std::size_t link,
     const Transform<typename Model::Scalar>& frame_in_link) {
   return frame_pose(model, data, q, model.frame(link, frame_in_link));
 }
 
 /// Checked in-place form for link `link`'s (user) frame itself. Throws IndexError.
-template <typename Model>
+template <typename Model, typename Q>
 const Transform<typename Model::Scalar>& frame_pose(const Model& model, DataFor<Model>& data,
-                                                    const typename Model::Vector& q,
+                                                    const Eigen::MatrixBase<Q>& q,
                                                     std::size_t link) {
   return frame_pose(model, data, q, model.frame(link));
 }
 
 /// Returning form of frame_pose for a frame handle.
-template <typename Model>
-Transform<typename Model::Scalar> frame_pose(const Model& model, const typename Model::Vector& q,
+template <typename Model, typename Q>
+Transform<typename Model::Scalar> frame_pose(const Model& model, const Eigen::MatrixBase<Q>& q,
                                              const FrameFor<Model>& frame) {
-  Data<Model> data;
-  return frame_pose(model, data, q, frame);
+  Data<Model>& data = detail::thread_workspace<Model>();
+  return frame_pose(model, data, detail::checked_joint_vector<Model>(q, "frame_pose", "q"), frame);
 }
 
 /// Returning form for the frame at pose `frame_in_link` in the user's frame of link `link`.
 /// Throws IndexError (a std::out_of_range) if link >= Model::nq.
-template <typename Model>
+template <typename Model, typename Q>
 Transform<typename Model::Scalar> frame_pose(
-    const Model& model, const typename Model::Vector& q, std::size_t link,
+    const Model& model, const Eigen::MatrixBase<Q>& q, std::size_t link,
     const Transform<typename Model::Scalar>& frame_in_link =
         Transform<typename Model::Scalar>::Identity()) {
   return frame_pose(model, q, model.frame(link, frame_in_link));
@@ -78,8 +80,8 @@ Transform<typename Model::Scalar> frame_pose(
 
 /// Returning form for a named frame (a URDF link such as "tool0", or one added with
 /// model.add_frame). Throws IndexError, listing the chain's frames, if there is none of that name.
-template <typename Model>
-Transform<typename Model::Scalar> frame_pose(const Model& model, const typename Model::Vector& q,
+template <typename Model, typename Q>
+Transform<typename Model::Scalar> frame_pose(const Model& model, const Eigen::MatrixBase<Q>& q,
                                              std::string_view name) {
   return frame_pose(model, q, model.frame(name));
 }

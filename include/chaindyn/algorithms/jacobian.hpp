@@ -49,9 +49,11 @@ void joint_columns(const Model& model, DataFor<Model>& data, const typename Mode
 /// through o_j this is the textbook (z_j; z_j x (p - o_j)), for a prismatic joint (0; z_j).
 /// No check: the handle's link was checked when it was made. Writes J; fills data.liMi, oMi,
 /// oS (links 0..link), oMf.
-template <typename Model>
-void jacobian(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+template <typename Model, typename Q>
+void jacobian(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
               const FrameFor<Model>& frame, ReferenceFrame rf, FrameJacobian<Model>& J) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   using Scalar = typename Model::Scalar;
   if (frame.on_base()) {
     data.oMf = frame.placement();
@@ -85,35 +87,35 @@ void jacobian(const Model& model, DataFor<Model>& data, const typename Model::Ve
 /// `link` (Chain::link_frame; the URDF's link frame for a URDF-built chain): the handle form with
 /// model.frame(link, frame_in_link). Throws IndexError if link >= Model::nq (hence not
 /// noexcept); allocates nothing.
-template <typename Model>
-void jacobian(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+template <typename Model, typename Q>
+void jacobian(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
               std::size_t link, const Transform<typename Model::Scalar>& frame_in_link,
               ReferenceFrame rf, FrameJacobian<Model>& J) {
   jacobian(model, data, q, model.frame(link, frame_in_link), rf, J);
 }
 
 /// Checked in-place Jacobian of link `link`'s (user) frame. Throws IndexError.
-template <typename Model>
-void jacobian(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+template <typename Model, typename Q>
+void jacobian(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
               std::size_t link, ReferenceFrame rf, FrameJacobian<Model>& J) {
   jacobian(model, data, q, model.frame(link), rf, J);
 }
 
 /// Returning form: the Jacobian of a frame handle.
-template <typename Model>
-FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
+template <typename Model, typename Q>
+FrameJacobian<Model> jacobian(const Model& model, const Eigen::MatrixBase<Q>& q,
                               const FrameFor<Model>& frame,
                               ReferenceFrame rf = ReferenceFrame::world) {
-  Data<Model> data;
+  Data<Model>& data = detail::thread_workspace<Model>();
   FrameJacobian<Model> J;
-  jacobian(model, data, q, frame, rf, J);
+  jacobian(model, data, detail::checked_joint_vector<Model>(q, "jacobian", "q"), frame, rf, J);
   return J;
 }
 
 /// Returning form: the Jacobian of the frame `frame_in_link` (user's frame of link `link`).
 /// Throws IndexError (a std::out_of_range) if link >= Model::nq.
-template <typename Model>
-FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
+template <typename Model, typename Q>
+FrameJacobian<Model> jacobian(const Model& model, const Eigen::MatrixBase<Q>& q,
                               std::size_t link,
                               const Transform<typename Model::Scalar>& frame_in_link,
                               ReferenceFrame rf = ReferenceFrame::world) {
@@ -122,15 +124,15 @@ FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& 
 
 /// Returning form: the Jacobian of link `link`'s (user) frame (world: the classical geometric
 /// Jacobian of the link origin). Throws IndexError (a std::out_of_range) if link >= Model::nq.
-template <typename Model>
-FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
+template <typename Model, typename Q>
+FrameJacobian<Model> jacobian(const Model& model, const Eigen::MatrixBase<Q>& q,
                               std::size_t link, ReferenceFrame rf = ReferenceFrame::world) {
   return jacobian(model, q, model.frame(link), rf);
 }
 
 /// Returning form: the Jacobian of a named frame. Throws IndexError if there is none.
-template <typename Model>
-FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& q,
+template <typename Model, typename Q>
+FrameJacobian<Model> jacobian(const Model& model, const Eigen::MatrixBase<Q>& q,
                               std::string_view name, ReferenceFrame rf = ReferenceFrame::world) {
   return jacobian(model, q, model.frame(name), rf);
 }
@@ -148,10 +150,13 @@ FrameJacobian<Model> jacobian(const Model& model, const typename Model::Vector& 
 /// acceleration p_ddot = a_lin + omega x v (RBDA sec. 2.11) for world. Zero for a frame on the
 /// base. No check (the handle was checked when made). Writes out; fills data.liMi, oMi, v, a
 /// (links 0..link; here a is the velocity-product acceleration without gravity) and data.oMf.
-template <typename Model>
-void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-             const typename Model::Vector& qd, const FrameFor<Model>& frame, ReferenceFrame rf,
+template <typename Model, typename Q, typename Qd>
+void jdot_qd(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
+             const Eigen::MatrixBase<Qd>& qd_in, const FrameFor<Model>& frame, ReferenceFrame rf,
              FrameVector<Model>& out) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
+  const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   using Scalar = typename Model::Scalar;
   if (frame.on_base()) {
     data.oMf = frame.placement();
@@ -196,55 +201,56 @@ void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vec
 
 /// Checked in-place Jdot qd of the frame `frame_in_link` in the user's frame of link `link`.
 /// Throws IndexError if link >= Model::nq (hence not noexcept).
-template <typename Model>
-void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-             const typename Model::Vector& qd, std::size_t link,
+template <typename Model, typename Q, typename Qd>
+void jdot_qd(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+             const Eigen::MatrixBase<Qd>& qd, std::size_t link,
              const Transform<typename Model::Scalar>& frame_in_link, ReferenceFrame rf,
              FrameVector<Model>& out) {
   jdot_qd(model, data, q, qd, model.frame(link, frame_in_link), rf, out);
 }
 
 /// Checked in-place Jdot qd of link `link`'s (user) frame. Throws IndexError.
-template <typename Model>
-void jdot_qd(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-             const typename Model::Vector& qd, std::size_t link, ReferenceFrame rf,
+template <typename Model, typename Q, typename Qd>
+void jdot_qd(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+             const Eigen::MatrixBase<Qd>& qd, std::size_t link, ReferenceFrame rf,
              FrameVector<Model>& out) {
   jdot_qd(model, data, q, qd, model.frame(link), rf, out);
 }
 
 /// Returning form of jdot_qd for a frame handle.
-template <typename Model>
-FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
-                           const typename Model::Vector& qd, const FrameFor<Model>& frame,
+template <typename Model, typename Q, typename Qd>
+FrameVector<Model> jdot_qd(const Model& model, const Eigen::MatrixBase<Q>& q,
+                           const Eigen::MatrixBase<Qd>& qd, const FrameFor<Model>& frame,
                            ReferenceFrame rf = ReferenceFrame::world) {
-  Data<Model> data;
+  Data<Model>& data = detail::thread_workspace<Model>();
   FrameVector<Model> out;
-  jdot_qd(model, data, q, qd, frame, rf, out);
+  jdot_qd(model, data, detail::checked_joint_vector<Model>(q, "jdot_qd", "q"),
+          detail::checked_joint_vector<Model>(qd, "jdot_qd", "qd"), frame, rf, out);
   return out;
 }
 
 /// Returning form of jdot_qd for frame `frame_in_link` (user's frame of link `link`). Throws
 /// IndexError (a std::out_of_range) if link >= Model::nq.
-template <typename Model>
-FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
-                           const typename Model::Vector& qd, std::size_t link,
+template <typename Model, typename Q, typename Qd>
+FrameVector<Model> jdot_qd(const Model& model, const Eigen::MatrixBase<Q>& q,
+                           const Eigen::MatrixBase<Qd>& qd, std::size_t link,
                            const Transform<typename Model::Scalar>& frame_in_link,
                            ReferenceFrame rf = ReferenceFrame::world) {
   return jdot_qd(model, q, qd, model.frame(link, frame_in_link), rf);
 }
 
 /// Returning form of jdot_qd for link `link`'s (user) frame. Throws IndexError.
-template <typename Model>
-FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
-                           const typename Model::Vector& qd, std::size_t link,
+template <typename Model, typename Q, typename Qd>
+FrameVector<Model> jdot_qd(const Model& model, const Eigen::MatrixBase<Q>& q,
+                           const Eigen::MatrixBase<Qd>& qd, std::size_t link,
                            ReferenceFrame rf = ReferenceFrame::world) {
   return jdot_qd(model, q, qd, model.frame(link), rf);
 }
 
 /// Returning form of jdot_qd for a named frame. Throws IndexError if there is none.
-template <typename Model>
-FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
-                           const typename Model::Vector& qd, std::string_view name,
+template <typename Model, typename Q, typename Qd>
+FrameVector<Model> jdot_qd(const Model& model, const Eigen::MatrixBase<Q>& q,
+                           const Eigen::MatrixBase<Qd>& qd, std::string_view name,
                            ReferenceFrame rf = ReferenceFrame::world) {
   return jdot_qd(model, q, qd, model.frame(name), rf);
 }
@@ -261,11 +267,13 @@ FrameVector<Model> jdot_qd(const Model& model, const typename Model::Vector& q,
 /// after F's link get zero (all of them for a frame on the base). O(n), J is never formed. No
 /// check (the handle was checked when made). Fills data.tau (and data.liMi, oMi, oS for links
 /// 0..link, oMf).
-template <typename Model>
+template <typename Model, typename Q>
 void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
-                               const typename Model::Vector& q, const FrameFor<Model>& frame,
+                               const Eigen::MatrixBase<Q>& q_in, const FrameFor<Model>& frame,
                                const Force<typename Model::Scalar>& wrench,
                                ReferenceFrame rf) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   using Scalar = typename Model::Scalar;
   if (frame.on_base()) {
     data.oMf = frame.placement();
@@ -285,9 +293,9 @@ void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
 
 /// Checked in-place form for a wrench on the frame `frame_in_link` in the user's frame of link
 /// `link`. Throws IndexError if link >= Model::nq (hence not noexcept).
-template <typename Model>
+template <typename Model, typename Q>
 void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
-                               const typename Model::Vector& q, std::size_t link,
+                               const Eigen::MatrixBase<Q>& q, std::size_t link,
                                const Force<typename Model::Scalar>& wrench,
                                const Transform<typename Model::Scalar>& frame_in_link,
                                ReferenceFrame rf) {
@@ -296,30 +304,32 @@ void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
 
 /// Checked in-place form for a wrench on link `link`'s (user) frame, about its origin. Throws
 /// IndexError.
-template <typename Model>
+template <typename Model, typename Q>
 void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
-                               const typename Model::Vector& q, std::size_t link,
+                               const Eigen::MatrixBase<Q>& q, std::size_t link,
                                const Force<typename Model::Scalar>& wrench, ReferenceFrame rf) {
   joint_torques_from_wrench(model, data, q, model.frame(link), wrench, rf);
 }
 
 /// Returning form of joint_torques_from_wrench for a frame handle.
-template <typename Model>
+template <typename Model, typename Q>
 typename Model::Vector joint_torques_from_wrench(const Model& model,
-                                                 const typename Model::Vector& q,
+                                                 const Eigen::MatrixBase<Q>& q,
                                                  const FrameFor<Model>& frame,
                                                  const Force<typename Model::Scalar>& wrench,
                                                  ReferenceFrame rf = ReferenceFrame::world) {
-  Data<Model> data;
-  joint_torques_from_wrench(model, data, q, frame, wrench, rf);
+  Data<Model>& data = detail::thread_workspace<Model>();
+  joint_torques_from_wrench(
+      model, data, detail::checked_joint_vector<Model>(q, "joint_torques_from_wrench", "q"),
+      frame, wrench, rf);
   return data.tau;
 }
 
 /// Returning form for a wrench on the frame `frame_in_link` (user's frame of link `link`).
 /// Throws IndexError (a std::out_of_range) if link >= Model::nq.
-template <typename Model>
+template <typename Model, typename Q>
 typename Model::Vector joint_torques_from_wrench(
-    const Model& model, const typename Model::Vector& q, std::size_t link,
+    const Model& model, const Eigen::MatrixBase<Q>& q, std::size_t link,
     const Force<typename Model::Scalar>& wrench,
     const Transform<typename Model::Scalar>& frame_in_link =
         Transform<typename Model::Scalar>::Identity(),
@@ -328,9 +338,9 @@ typename Model::Vector joint_torques_from_wrench(
 }
 
 /// Returning form for a wrench on link `link`'s (user) frame. Throws IndexError.
-template <typename Model>
+template <typename Model, typename Q>
 typename Model::Vector joint_torques_from_wrench(const Model& model,
-                                                 const typename Model::Vector& q,
+                                                 const Eigen::MatrixBase<Q>& q,
                                                  std::size_t link,
                                                  const Force<typename Model::Scalar>& wrench,
                                                  ReferenceFrame rf) {
@@ -338,9 +348,9 @@ typename Model::Vector joint_torques_from_wrench(const Model& model,
 }
 
 /// Returning form for a wrench on a named frame. Throws IndexError if there is none.
-template <typename Model>
+template <typename Model, typename Q>
 typename Model::Vector joint_torques_from_wrench(const Model& model,
-                                                 const typename Model::Vector& q,
+                                                 const Eigen::MatrixBase<Q>& q,
                                                  std::string_view name,
                                                  const Force<typename Model::Scalar>& wrench,
                                                  ReferenceFrame rf = ReferenceFrame::world) {
