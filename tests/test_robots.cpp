@@ -5,6 +5,7 @@
 // spatial algebra.
 #include "support/test_support.hpp"
 
+#include <chaindyn/instantiate.hpp>
 #include <chaindyn/robots/kuka_iiwa.hpp>
 
 #include <catch2/catch.hpp>
@@ -15,6 +16,11 @@
 #include <array>
 #include <cmath>
 #include <string>
+
+// robots::kuka_iiwa<double>() and the link validation compiled "elsewhere" (at the end of this
+// file): the macros' declarations must match the definitions, or this file does not compile.
+CHAINDYN_EXTERN_KUKA_IIWA();
+CHAINDYN_EXTERN_MODEL_CONSTRUCTION(double);
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
@@ -374,3 +380,6 @@ TEST_CASE("iiwa: the float model agrees with the double model", "[robots][iiwa]"
     CHECK(relative_error(crba(fm, fq), crba(dm, q)) < 1e-4);
   }
 }
+
+CHAINDYN_INSTANTIATE_KUKA_IIWA();
+CHAINDYN_INSTANTIATE_MODEL_CONSTRUCTION(double);
