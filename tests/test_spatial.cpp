@@ -166,7 +166,8 @@ TEST_CASE("FromRPY's closed form is Eigen's AngleAxis product to the last bit", 
   }
   std::size_t mismatches = 0;
   for (const auto& a : angles) {
-    mismatches += Transform<double>::FromRPY(a[0], a[1], a[2]).rotation != eigen_rpy(a[0], a[1], a[2]);
+    mismatches +=
+        Transform<double>::FromRPY(a[0], a[1], a[2]).rotation != eigen_rpy(a[0], a[1], a[2]);
     const Eigen::Matrix3f expected_f =
         (Eigen::AngleAxisf(float(a[2]), Eigen::Vector3f::UnitZ()) *
          Eigen::AngleAxisf(float(a[1]), Eigen::Vector3f::UnitY()) *

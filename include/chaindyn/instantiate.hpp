@@ -96,7 +96,7 @@
 ///
 ///     // robot.hpp
 ///     CHAINDYN_EXTERN_MODEL_CONSTRUCTION(double);  // link validation compiled elsewhere
-///     CHAINDYN_EXTERN_KUKA_IIWA();                // robots::kuka_iiwa<double>() compiled elsewhere
+///     CHAINDYN_EXTERN_KUKA_IIWA();                 // robots::kuka_iiwa<double>() too
 ///
 ///     // robot.cpp
 ///     CHAINDYN_INSTANTIATE_MODEL_CONSTRUCTION(double);
@@ -107,13 +107,16 @@
   prefix template void chaindyn::detail::validate_link<Scalar>(const chaindyn::Link<Scalar>&,    \
                                                                const std::string&)
 #define CHAINDYN_DETAIL_KUKA_IIWA(prefix)                                                         \
-  prefix template std::array<chaindyn::Link<double>, 7> chaindyn::robots::kuka_iiwa_links<double>(); \
+  prefix template std::array<chaindyn::Link<double>, 7>                                           \
+  chaindyn::robots::kuka_iiwa_links<double>();                                                    \
   prefix template chaindyn::robots::KukaIiwa<double> chaindyn::robots::kuka_iiwa<double>()
 
 /// Declares the link validation of chains of the scalar type as instantiated elsewhere.
-#define CHAINDYN_EXTERN_MODEL_CONSTRUCTION(Scalar) CHAINDYN_DETAIL_MODEL_CONSTRUCTION(extern, Scalar)
+#define CHAINDYN_EXTERN_MODEL_CONSTRUCTION(Scalar) \
+  CHAINDYN_DETAIL_MODEL_CONSTRUCTION(extern, Scalar)
 /// Instantiates the link validation of chains of the scalar type here (one translation unit).
-#define CHAINDYN_INSTANTIATE_MODEL_CONSTRUCTION(Scalar) CHAINDYN_DETAIL_MODEL_CONSTRUCTION(, Scalar)
+#define CHAINDYN_INSTANTIATE_MODEL_CONSTRUCTION(Scalar) \
+  CHAINDYN_DETAIL_MODEL_CONSTRUCTION(, Scalar)
 /// Declares robots::kuka_iiwa<double>() and robots::kuka_iiwa_links<double>() as instantiated
 /// elsewhere.
 #define CHAINDYN_EXTERN_KUKA_IIWA() CHAINDYN_DETAIL_KUKA_IIWA(extern)

@@ -202,9 +202,12 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
       w.err_qd[k] = h * (e1 * a[0][k] + e3 * a[2][k] + e4 * a[3][k] + e5 * a[4][k] +
                          e6 * a[5][k] + e7 * a[6][k]);
     }
-    const Scalar err = max(rk45_error_norm(w.err_q, q, w.q_new, o.rtol, o.atol),
-                           rk45_error_norm(w.err_qd, qd, w.qd_new, o.rtol, o.atol));
-    if (!isfinite(err)) {  // a non-finite stage: shrink hard and retry
+    const Scalar err_q = rk45_error_norm(w.err_q, q, w.q_new, o.rtol, o.atol);
+    const Scalar err_qd = rk45_error_norm(w.err_qd, qd, w.qd_new, o.rtol, o.atol);
+    const Scalar err = max(err_q, err_qd);
+    // A non-finite stage: shrink hard and retry. (Both norms are tested: max() drops a NaN in
+    // its second argument, and a NaN in the last stage reaches err_qd only.)
+    if (!isfinite(err_q) || !isfinite(err_qd)) {
       ++stats.rejected_steps;
       h *= o.min_factor;
       last_rejected = true;
