@@ -179,6 +179,29 @@ TEST_CASE("FromRPY's closed form is Eigen's AngleAxis product to the last bit", 
   CHECK(mismatches == 0);
 }
 
+TEST_CASE("Inertia::from_com is I_C - m [c]x[c]x as Eigen's product computes it, bit for bit",
+          "[spatial]") {
+  // from_com uses the 3x3 kernels (compile time of model construction); every chain's link
+  // inertias, and so every published figure, must keep the numbers the Eigen product gave.
+  std::mt19937 gen(test::kSeed + 7);
+  std::size_t mismatches = 0;
+  for (int k = 0; k < 200; ++k) {
+    const double m = test::uniform(gen, 0, 5);
+    const Eigen::Vector3d c = test::random_vector(gen, -1, 1);
+    Eigen::Matrix3d a;
+    for (int e = 0; e < 9; ++e) a.data()[e] = test::uniform(gen, -1, 1);
+    const Eigen::Matrix3d ic = a * a.transpose();
+    const Eigen::Matrix3d cx = detail::skew(c);
+    const Eigen::Matrix3d expected = ic - m * (cx * cx);
+    mismatches += Inertia<double>::from_com(m, c, ic).rotational != expected;
+    const Eigen::Matrix3f cxf = detail::skew(Eigen::Vector3f(c.cast<float>()));
+    const Eigen::Matrix3f expected_f = ic.cast<float>() - float(m) * (cxf * cxf);
+    mismatches += Inertia<float>::from_com(float(m), c.cast<float>(), ic.cast<float>()).rotational !=
+                  expected_f;
+  }
+  CHECK(mismatches == 0);
+}
+
 TEST_CASE("a rigid inertia from (m, c, I_c) matches RBDA eq. (2.63) and transforms as X^-T I X^-1",
           "[spatial]") {
   std::mt19937 gen(test::kSeed + 2);
