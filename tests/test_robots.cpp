@@ -5,6 +5,7 @@
 // spatial algebra.
 #include "support/test_support.hpp"
 
+#include <chaindyn/instantiate.hpp>
 #include <chaindyn/robots/kuka_iiwa.hpp>
 
 #include <catch2/catch.hpp>
@@ -15,6 +16,11 @@
 #include <array>
 #include <cmath>
 #include <string>
+
+// robots::kuka_iiwa<double>() and the link validation compiled "elsewhere" (at the end of this
+// file): the macros' declarations must match the definitions, or this file does not compile.
+CHAINDYN_EXTERN_KUKA_IIWA();
+CHAINDYN_EXTERN_MODEL_CONSTRUCTION(double);
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
@@ -149,6 +155,44 @@ TEST_CASE("iiwa: names, zero joint dynamics, default gravity", "[robots][iiwa]")
   CHECK(arm.friction().isZero(0));
   CHECK(arm.armature().isZero(0));
   CHECK(arm.gravity() == Eigen::Vector3d(0, 0, -9.81));
+}
+
+TEST_CASE("iiwa: the built-in link table is the source converted (X_{i-1}^-1 X_i, R_i^T a_i), bit "
+          "for bit",
+          "[robots][iiwa]") {
+  // The header holds the conversion's results as plain numbers (no Eigen code to compile in
+  // every user's file); here the conversion runs again from the source's poses, through
+  // chaindyn's Transform, and every number must be the same double (in float: the same
+  // float, converted from it).
+  const Arm arm = robots::kuka_iiwa();
+  const robots::KukaIiwa<float> arm_f = robots::kuka_iiwa<float>();
+  Transform<double> parent_in_model = Transform<double>::Identity();
+  for (std::size_t i = 0; i < 7; ++i) {
+    INFO("link " << i + 1);
+    const SourceLink& s = kSource[i];
+    const Transform<double> link_in_model =
+        Transform<double>::FromRPY(s.rpy[0], s.rpy[1], s.rpy[2], vec(s.xyz));
+    const Transform<double> placement = parent_in_model.inverse() * link_in_model;
+    const Eigen::Vector3d axis = link_in_model.rotation.transpose() * vec(s.axis);
+    Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+    inertia.diagonal() = vec(s.moments);
+    const Link<double>& l = arm.link(i);
+    CHECK(l.placement.rotation == placement.rotation);
+    CHECK(l.placement.translation == placement.translation);
+    REQUIRE(l.axis.has_value());
+    CHECK(*l.axis == axis);
+    CHECK(l.mass == s.mass);
+    CHECK(l.com == vec(s.com));
+    CHECK(l.inertia == inertia);
+    const Link<float>& f = arm_f.link(i);
+    CHECK(f.placement.rotation == placement.rotation.cast<float>());
+    CHECK(f.placement.translation == placement.translation.cast<float>());
+    CHECK(*f.axis == axis.cast<float>());
+    CHECK(f.mass == float(s.mass));
+    CHECK(f.com == vec(s.com).cast<float>());
+    CHECK(f.inertia == inertia.cast<float>());
+    parent_in_model = link_in_model;
+  }
 }
 
 TEST_CASE("iiwa: total mass equals the sum of the source's link masses (15.2233 kg)",
@@ -336,3 +380,6 @@ TEST_CASE("iiwa: the float model agrees with the double model", "[robots][iiwa]"
     CHECK(relative_error(crba(fm, fq), crba(dm, q)) < 1e-4);
   }
 }
+
+CHAINDYN_INSTANTIATE_KUKA_IIWA();
+CHAINDYN_INSTANTIATE_MODEL_CONSTRUCTION(double);

@@ -446,3 +446,51 @@ TEST_CASE("integrate and simulate reject invalid input with a message naming it"
                               zero, Vector1(1.0), 2.0, blow, [](const auto&) {}),
                     Contains("step size underflow"));
 }
+
+TEST_CASE("RK45 rejects and retries a step with a NaN stage instead of accepting it",
+          "[simulation]") {
+  // A harmonic oscillator whose f fails once, with a NaN in one component: at the first
+  // evaluation after t = 0.3 (a stage inside a step), or at the 7th evaluation (the last,
+  // FSAL stage of the first step, whose slopes are the next step's first). A transient
+  // failure, e.g. of a controller. The error estimate must see the NaN, so the step is
+  // rejected, retried with a smaller step and the solution stays finite and close to the
+  // exact one. (Before, the norm's maximum dropped the NaN of one component, the step was
+  // accepted and the rest of the solution was NaN, or the NaN slopes of the last stage were
+  // kept and every later step failed.)
+  for (const bool fsal : {false, true}) {
+    for (const int component : {0, 1}) {
+      INFO((fsal ? "7th evaluation (last stage of step 1)" : "first evaluation after t = 0.3")
+           << ", NaN in component " << component);
+      bool failed = false;
+      int calls = 0;
+      const auto f = [&](double t, const Vector2& q, const Vector2&) -> Vector2 {
+        Vector2 a = -q;
+        ++calls;
+        if (!failed && (fsal ? calls == 7 : t > 0.3)) {
+          failed = true;
+          a[component] = std::numeric_limits<double>::quiet_NaN();
+        }
+        return a;
+      };
+      IntegrationOptions<double> o;
+      o.output_interval = 0.05;
+      std::size_t samples = 0, non_finite = 0;
+      double worst = 0;
+      const auto stats = integrate(f, Vector2(1.0, 0.5), Vector2(0.0, 0.0), 1.0, o,
+                                   [&](const IntegrationSample<Vector2>& s) {
+                                     ++samples;
+                                     if (!s.q.allFinite() || !s.qd.allFinite()) {
+                                       ++non_finite;
+                                       return;
+                                     }
+                                     const Vector2 exact(std::cos(s.t), 0.5 * std::cos(s.t));
+                                     worst = std::max(worst, (s.q - exact).cwiseAbs().maxCoeff());
+                                   });
+      CHECK(failed);
+      CHECK(stats.rejected_steps >= 1);
+      CHECK(samples == 21);
+      CHECK(non_finite == 0);
+      CHECK(worst < 1e-5);
+    }
+  }
+}

@@ -5,6 +5,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <Eigen/Geometry>
+
+#include <array>
+#include <vector>
+
 using namespace chaindyn;
 using chaindyn::test::relative_error;
 using Vector6 = Eigen::Matrix<double, 6, 1>;
@@ -134,6 +139,67 @@ TEST_CASE("FromRPY follows URDF: R = Rz(yaw) Ry(pitch) Rx(roll)", "[spatial]") {
     REQUIRE(relative_error(x.rotation, rz * ry * rx) < 1e-15);
     REQUIRE(x.translation == t);
   }
+}
+
+TEST_CASE("FromRPY's closed form is Eigen's AngleAxis product to the last bit", "[spatial]") {
+  // FromRPY computes the quaternion product itself (no Eigen/Geometry code in every user's
+  // file); the numbers must stay those of the AngleAxis form it replaced: the built-in iiwa's
+  // table and URDF models depend on them. Random angles and the right angles of robot tables.
+  std::mt19937 gen(test::kSeed + 6);
+  const auto eigen_rpy = [](double r, double p, double y) -> Eigen::Matrix3d {
+    using Axis = Eigen::AngleAxisd;
+    return (Axis(y, Eigen::Vector3d::UnitZ()) * Axis(p, Eigen::Vector3d::UnitY()) *
+            Axis(r, Eigen::Vector3d::UnitX()))
+        .toRotationMatrix();
+  };
+  std::vector<std::array<double, 3>> angles;
+  const double kHalfPi = 1.5707963267948966, kPi = 3.141592653589793;
+  for (const double a : {0.0, kHalfPi, -kHalfPi, kPi, -kPi, 1.5708, -3.14159}) {
+    for (const double b : {0.0, kHalfPi, -kPi}) {
+      angles.push_back({a, b, -a});
+      angles.push_back({b, a, 0.5 * a});
+    }
+  }
+  for (int k = 0; k < 200; ++k) {
+    angles.push_back({test::uniform(gen, -4, 4), test::uniform(gen, -4, 4),
+                      test::uniform(gen, -4, 4)});
+  }
+  std::size_t mismatches = 0;
+  for (const auto& a : angles) {
+    mismatches +=
+        Transform<double>::FromRPY(a[0], a[1], a[2]).rotation != eigen_rpy(a[0], a[1], a[2]);
+    const Eigen::Matrix3f expected_f =
+        (Eigen::AngleAxisf(float(a[2]), Eigen::Vector3f::UnitZ()) *
+         Eigen::AngleAxisf(float(a[1]), Eigen::Vector3f::UnitY()) *
+         Eigen::AngleAxisf(float(a[0]), Eigen::Vector3f::UnitX()))
+            .toRotationMatrix();
+    mismatches +=
+        Transform<float>::FromRPY(float(a[0]), float(a[1]), float(a[2])).rotation != expected_f;
+  }
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("Inertia::from_com is I_C - m [c]x[c]x as Eigen's product computes it, bit for bit",
+          "[spatial]") {
+  // from_com uses the 3x3 kernels (compile time of model construction); every chain's link
+  // inertias, and so every published figure, must keep the numbers the Eigen product gave.
+  std::mt19937 gen(test::kSeed + 7);
+  std::size_t mismatches = 0;
+  for (int k = 0; k < 200; ++k) {
+    const double m = test::uniform(gen, 0, 5);
+    const Eigen::Vector3d c = test::random_vector(gen, -1, 1);
+    Eigen::Matrix3d a;
+    for (int e = 0; e < 9; ++e) a.data()[e] = test::uniform(gen, -1, 1);
+    const Eigen::Matrix3d ic = a * a.transpose();
+    const Eigen::Matrix3d cx = detail::skew(c);
+    const Eigen::Matrix3d expected = ic - m * (cx * cx);
+    mismatches += Inertia<double>::from_com(m, c, ic).rotational != expected;
+    const Eigen::Matrix3f cxf = detail::skew(Eigen::Vector3f(c.cast<float>()));
+    const Eigen::Matrix3f expected_f = ic.cast<float>() - float(m) * (cxf * cxf);
+    mismatches += Inertia<float>::from_com(float(m), c.cast<float>(), ic.cast<float>()).rotational !=
+                  expected_f;
+  }
+  CHECK(mismatches == 0);
 }
 
 TEST_CASE("a rigid inertia from (m, c, I_c) matches RBDA eq. (2.63) and transforms as X^-T I X^-1",

@@ -190,6 +190,28 @@ TEST_CASE("the quintic's coefficients solve the six boundary conditions", "[traj
   }
 }
 
+TEST_CASE("a vector quintic is the scalar quintic of each joint, bit for bit", "[trajectories]") {
+  // The vector and the scalar Value share one entry-by-entry code path; general boundary
+  // samples (non-zero velocities and accelerations), times inside and outside [0, T].
+  using V3 = Eigen::Vector3d;
+  const V3 q0(0.2, -1.0, 3.0), v0(-0.7, 0.0, 2.5), a0(1.5, -3.0, 0.25);
+  const V3 q1(1.1, 0.5, -2.0), v1(0.4, -1.5, 0.0), a1(-2.0, 0.75, 4.0);
+  const double T = 1.3;
+  const QuinticTrajectory<V3> vector_traj({q0, v0, a0}, {q1, v1, a1}, T);
+  for (int j = 0; j < 3; ++j) {
+    INFO("joint " << j);
+    const QuinticTrajectory<double> scalar_traj({q0[j], v0[j], a0[j]}, {q1[j], v1[j], a1[j]}, T);
+    for (int i = -2; i <= 52; ++i) {
+      const double t = T * i / 50.0;
+      const auto sv = vector_traj(t);
+      const auto ss = scalar_traj(t);
+      CHECK(sv.q[j] == ss.q);
+      CHECK(sv.qd[j] == ss.qd);
+      CHECK(sv.qdd[j] == ss.qdd);
+    }
+  }
+}
+
 TEST_CASE("the trapezoidal profile respects v_max and a_max and is synchronized and time optimal",
           "[trajectories]") {
   std::mt19937 gen(kTrajectorySeed + 1);

@@ -96,3 +96,38 @@
 #define CHAINDYN_EXTERN_ALGORITHMS(...) CHAINDYN_DETAIL_ALGORITHMS(extern, __VA_ARGS__)
 /// Instantiates the in-place algorithms for the model type here (one translation unit).
 #define CHAINDYN_INSTANTIATE_ALGORITHMS(...) CHAINDYN_DETAIL_ALGORITHMS(, __VA_ARGS__)
+
+/// Model construction and the built-in iiwa, compiled once. Building a chain validates every
+/// link (chaindyn::detail::validate_link: finiteness, masses, inertias, rotations), code that a
+/// program runs once but that every translation unit constructing a chain compiles;
+/// `robots::kuka_iiwa<double>()` is that plus the iiwa's table. Next to the algorithms' macros:
+///
+///     // robot.hpp
+///     CHAINDYN_EXTERN_MODEL_CONSTRUCTION(double);  // link validation compiled elsewhere
+///     CHAINDYN_EXTERN_KUKA_IIWA();                 // robots::kuka_iiwa<double>() too
+///
+///     // robot.cpp
+///     CHAINDYN_INSTANTIATE_MODEL_CONSTRUCTION(double);
+///     CHAINDYN_INSTANTIATE_KUKA_IIWA();
+///
+/// The scalar of CHAINDYN_*_MODEL_CONSTRUCTION is the model's (double, float, ...).
+#define CHAINDYN_DETAIL_MODEL_CONSTRUCTION(prefix, Scalar)                                        \
+  prefix template void chaindyn::detail::validate_link<Scalar>(const chaindyn::Link<Scalar>&,    \
+                                                               const std::string&)
+#define CHAINDYN_DETAIL_KUKA_IIWA(prefix)                                                         \
+  prefix template std::array<chaindyn::Link<double>, 7>                                           \
+  chaindyn::robots::kuka_iiwa_links<double>();                                                    \
+  prefix template chaindyn::robots::KukaIiwa<double> chaindyn::robots::kuka_iiwa<double>()
+
+/// Declares the link validation of chains of the scalar type as instantiated elsewhere.
+#define CHAINDYN_EXTERN_MODEL_CONSTRUCTION(Scalar) \
+  CHAINDYN_DETAIL_MODEL_CONSTRUCTION(extern, Scalar)
+/// Instantiates the link validation of chains of the scalar type here (one translation unit).
+#define CHAINDYN_INSTANTIATE_MODEL_CONSTRUCTION(Scalar) \
+  CHAINDYN_DETAIL_MODEL_CONSTRUCTION(, Scalar)
+/// Declares robots::kuka_iiwa<double>() and robots::kuka_iiwa_links<double>() as instantiated
+/// elsewhere.
+#define CHAINDYN_EXTERN_KUKA_IIWA() CHAINDYN_DETAIL_KUKA_IIWA(extern)
+/// Instantiates robots::kuka_iiwa<double>() and robots::kuka_iiwa_links<double>() here (one
+/// translation unit).
+#define CHAINDYN_INSTANTIATE_KUKA_IIWA() CHAINDYN_DETAIL_KUKA_IIWA()

@@ -13,13 +13,16 @@
 /// take, per link iiwa_link_1 .. iiwa_link_7: the link pose in the model frame at the zero
 /// configuration (`<link><pose>`), the joint axis (`<joint><axis><xyz expressed_in="__model__">`),
 /// the mass, the inertial pose in the link frame (`<inertial><pose>`) and the inertia tensor
-/// about the centre of mass in the inertial frame's axes (ixx .. izz). The tables below hold the
-/// source's numbers unchanged, with one deliberate exception: the SDF writes the right angles
-/// of the link orientations rounded, as 1.5708 and -3.14159; we use pi/2 and -pi. The joint
-/// axes, which the SDF gives as exact unit vectors in the model frame, are then exactly the z
-/// axes of the link frames (the rounded values would tilt them by 3.7e-6 rad). The model
+/// about the centre of mass in the inertial frame's axes (ixx .. izz). We use the source's
+/// numbers unchanged, with one deliberate exception: the SDF writes the right angles of the
+/// link orientations rounded, as 1.5708 and -3.14159; we use pi/2 and -pi. The joint axes,
+/// which the SDF gives as exact unit vectors in the model frame, are then the z axes of the
+/// link frames to rounding (the rounded values would tilt them by 3.7e-6 rad). The model
 /// constructor checks this: each link's axis is the source axis mapped into the link frame, and
-/// a RevoluteZ joint refuses an axis that is not z.
+/// a RevoluteZ joint refuses an axis that is not z. The table below holds the masses, centres
+/// of mass and moments as the source writes them, and the placements and axes as the
+/// conversion below gives them in double (printed exactly; the source's poses are listed beside
+/// the table, and tests/test_robots.cpp repeats the conversion and compares bit for bit).
 ///
 /// These are Drake's approximate mass properties for the iiwa 7, not KUKA-identified
 /// parameters; identify your own arm's parameters before relying on torques to better than a
@@ -34,7 +37,8 @@
 ///   - placement_i = X_{i-1}^-1 X_i  (joint i's frame in link i-1; joint 1's in the base link 0)
 ///   - axis_i      = R(X_i)^T a_i, a_i the source axis in the model frame (= z, see above)
 ///   - com_i       = c_i,  inertia_i = R_F I_F R_F^T  (the tensor turned into link-frame axes;
-///     every inertial rpy of this source is zero, so R_F = 1 here, but the data path keeps it)
+///     every inertial rpy of this source is zero, so R_F = 1 and the tensor is the source's
+///     diag(ixx, iyy, izz) exactly)
 /// The base link 0 (3.863 kg) is fixed to the world and is not part of the chain.
 ///
 /// ## Zero configuration
@@ -66,79 +70,88 @@ using KukaIiwa = ChainN<Scalar, 7, RevoluteZ>;
 
 namespace detail::iiwa7 {
 
-inline constexpr double kPi = 3.14159265358979323846;
-inline constexpr double kHalfPi = kPi / 2;
-
-/// xyz (m) and roll-pitch-yaw (rad), as an SDFormat <pose>.
-struct Pose {
-  double x, y, z, roll, pitch, yaw;
-};
-
-/// One link and its parent joint, in the source's terms (see the file comment).
+/// One link and its parent joint. mass, com and the moments are the source's numbers unchanged
+/// (every inertial rpy and product of inertia of the source is zero, so the tensor in link
+/// axes is diag(ixx, iyy, izz)). placement and axis are the conversion's results (file
+/// comment: placement_i = X_{i-1}^-1 X_i, axis_i = R(X_i)^T a_i, computed in double with
+/// Transform::FromRPY from the source's poses with pi/2 and -pi), printed to 17 significant
+/// digits so that they read back as the same doubles: sin(-pi) = -1.2246467991473532e-16 and
+/// cos(pi/2) = 6.123233995736766e-17 leave entries of order 1e-16 where a right angle has a
+/// zero. Plain numbers, so that the iiwa costs no Eigen code to compile;
+/// tests/test_robots.cpp recomputes every one from the source's poses and compares bit for bit.
 struct LinkRecord {
   const char* name;
-  Pose pose_in_model;     ///< <link><pose>: the link frame in the model frame at q = 0
-  double axis_in_model[3];  ///< <joint><axis><xyz expressed_in="__model__">
-  Pose inertial;          ///< <inertial><pose>: centre of mass and inertial axes in the link
+  double rotation[9];     ///< placement rotation, row by row
+  double translation[3];  ///< placement translation (m)
+  double axis[3];         ///< joint axis in the joint frame (z, to rounding)
   double mass;            ///< kg
-  double ixx, ixy, ixz, iyy, iyz, izz;  ///< kg m^2, about the centre of mass, inertial axes
+  double com[3];          ///< m, link frame (the source's <inertial><pose> xyz)
+  double ixx, iyy, izz;   ///< kg m^2, about the centre of mass, link-frame axes
 };
 
+// The source's link poses in the model frame at q = 0 (xyz; rpy with the SDF's rounded values
+// replaced by pi/2 and -pi, see the file comment) and joint axes in the model frame:
+//   link 1: z 0.1575, rpy (0, 0, 0),          axis (0, 0, 1)
+//   link 2: z 0.3405, rpy (pi/2, 0, -pi),     axis (0, 1, 0)     SDF: 1.5708 0 -3.14159
+//   link 3: z 0.5245, rpy (0, 0, 0),          axis (0, 0, 1)
+//   link 4: z 0.74,   rpy (pi/2, 0, 0),       axis (0, -1, 0)    SDF: 1.5708 0 0
+//   link 5: z 0.924,  rpy (0, 0, -pi),        axis (0, 0, 1)     SDF: 0 0 -3.14159
+//   link 6: z 1.1395, rpy (pi/2, 0, -pi),     axis (0, 1, 0)     SDF: 1.5708 0 -3.14159
+//   link 7: z 1.22,   rpy (0, 0, 0),          axis (0, 0, 1)
+// (x = y = 0 for every link.)
 // clang-format off
 inline constexpr LinkRecord kLinks[7] = {
-    //  name           pose in model frame at q = 0 (SDF rpy in comments where rounded)
-    {"iiwa_link_1", {0, 0, 0.1575, 0, 0, 0},
-     {0, 0, 1},   {0, -0.0347, 0.113, 0, 0, 0},  2.7025,
-     0.0171, 0, 0, 0.0163, 0, 0.006},
-    {"iiwa_link_2", {0, 0, 0.3405, kHalfPi, 0, -kPi},       // SDF: 1.5708 0 -3.14159
-     {0, 1, 0},   {0.000, 0.0668, 0.0344, 0, 0, 0}, 2.7258,
-     0.0170, 0, 0, 0.0162, 0, 0.0061},
-    {"iiwa_link_3", {0, 0, 0.5245, 0, 0, 0},
-     {0, 0, 1},   {0, 0.0296, 0.1265, 0, 0, 0},  3.175,
-     0.025, 0, 0, 0.0238, 0, 0.0076},
-    {"iiwa_link_4", {0, 0, 0.74, kHalfPi, 0, 0},            // SDF: 1.5708 0 0
-     {0, -1, 0},  {0, 0.067, 0.034, 0, 0, 0},    2.73,
-     0.017, 0, 0, 0.0162, 0, 0.0061},
-    {"iiwa_link_5", {0, 0, 0.924, 0, 0, -kPi},              // SDF: 0 0 -3.14159
-     {0, 0, 1},   {0.0001, 0.021, 0.076, 0, 0, 0}, 1.69,
-     0.01, 0, 0, 0.0087, 0, 0.00449},
-    {"iiwa_link_6", {0, 0, 1.1395, kHalfPi, 0, -kPi},       // SDF: 1.5708 0 -3.14159
-     {0, 1, 0},   {0, 0.0026, 0.0005, 0, 0, 0},  1.8,
-     0.0051, 0, 0, 0.0049, 0, 0.0035},
-    {"iiwa_link_7", {0, 0, 1.22, 0, 0, 0},
-     {0, 0, 1},   {0, 0, 0.0294, 0, 0, 0},       0.4,
-     0.0004, 0, 0, 0.0004, 0, 0.0005},
+    {"iiwa_link_1",
+     {1, 0, 0,
+      0, 1, 0,
+      0, 0, 1},
+     {0, 0, 0.1575},
+     {0, 0, 1},
+     2.7025, {0, -0.0347, 0.113}, 0.0171, 0.0163, 0.006},
+    {"iiwa_link_2",
+     {-1, 2.4651903288156619e-32, -1.2246467991473532e-16,
+      -1.2246467991473532e-16, -2.2204460492503131e-16, 1,
+      0, 1, 2.2204460492503131e-16},
+     {0, 0, 0.18300000000000002},
+     {-1.2246467991473532e-16, -2.2204460492503131e-16, 1},
+     2.7258, {0.000, 0.0668, 0.0344}, 0.0170, 0.0162, 0.0061},
+    {"iiwa_link_3",
+     {-1, -1.2246467991473532e-16, 0,
+      2.4651903288156619e-32, -2.2204460492503131e-16, 1,
+      -1.2246467991473532e-16, 1, 2.2204460492503131e-16},
+     {0, 0.18399999999999994, 4.0856207306205748e-17},
+     {0, 0, 1},
+     3.175, {0, 0.0296, 0.1265}, 0.025, 0.0238, 0.0076},
+    {"iiwa_link_4",
+     {1, 0, 0,
+      0, 2.2204460492503131e-16, -1,
+      0, 1, 2.2204460492503131e-16},
+     {0, 0, 0.21550000000000002},
+     {0, -2.2204460492503131e-16, 1},
+     2.73, {0, 0.067, 0.034}, 0.017, 0.0162, 0.0061},
+    {"iiwa_link_5",
+     {-1, 1.2246467991473532e-16, 0,
+      -2.7192621468937821e-32, -2.2204460492503131e-16, 1,
+      1.2246467991473532e-16, 1, 2.2204460492503131e-16},
+     {0, 0.18400000000000005, 4.0856207306205772e-17},
+     {-0.0, 0, 1},
+     1.69, {0.0001, 0.021, 0.076}, 0.01, 0.0087, 0.00449},
+    {"iiwa_link_6",
+     {1, 2.5407181807812022e-33, 0,
+      0, 2.2204460492503131e-16, -1,
+      0, 1, 2.2204460492503131e-16},
+     {0, 0, 0.21549999999999991},
+     {-1.2246467991473532e-16, -2.2204460492503131e-16, 1},
+     1.8, {0, 0.0026, 0.0005}, 0.0051, 0.0049, 0.0035},
+    {"iiwa_link_7",
+     {-1, -1.2246467991473532e-16, 0,
+      2.4651903288156619e-32, -2.2204460492503131e-16, 1,
+      -1.2246467991473532e-16, 1, 2.2204460492503131e-16},
+     {0, 0.080500000000000016, 1.7874590696465024e-17},
+     {0, 0, 1},
+     0.4, {0, 0, 0.0294}, 0.0004, 0.0004, 0.0005},
 };
 // clang-format on
-
-inline Transform<double> to_transform(const Pose& p) {
-  return Transform<double>::FromRPY(p.roll, p.pitch, p.yaw, Vector3<double>(p.x, p.y, p.z));
-}
-
-/// The links in double, converted as the file comment describes.
-inline std::array<Link<double>, 7> links_double() {
-  std::array<Link<double>, 7> out;
-  Transform<double> parent_in_model = Transform<double>::Identity();  // link 0
-  for (std::size_t i = 0; i < 7; ++i) {
-    const LinkRecord& r = kLinks[i];
-    const Transform<double> link_in_model = to_transform(r.pose_in_model);
-    const Transform<double> inertial = to_transform(r.inertial);
-    Matrix3<double> tensor;
-    tensor << r.ixx, r.ixy, r.ixz,  //
-        r.ixy, r.iyy, r.iyz,        //
-        r.ixz, r.iyz, r.izz;
-    Link<double>& l = out[i];
-    l.name = r.name;
-    l.placement = parent_in_model.inverse() * link_in_model;
-    l.axis = link_in_model.rotation.transpose() *
-             Vector3<double>(r.axis_in_model[0], r.axis_in_model[1], r.axis_in_model[2]);
-    l.mass = r.mass;
-    l.com = inertial.translation;
-    l.inertia = inertial.rotation * tensor * inertial.rotation.transpose();
-    parent_in_model = link_in_model;
-  }
-  return out;
-}
 
 }  // namespace detail::iiwa7
 
@@ -148,22 +161,35 @@ inline constexpr std::array<double, 7> kuka_iiwa_position_limits = {
     2.96706, 2.0944, 2.96706, 2.0944, 2.96706, 2.0944, 3.05433};
 
 /// The seven links of the iiwa 7 R800 (iiwa_link_1 .. iiwa_link_7), base to flange, in chaindyn's
-/// description (see the file comment for the source and the conversion). Computed in double and
-/// converted to Scalar.
+/// description (see the file comment for the source and the conversion): the double table
+/// converted to Scalar entry by entry.
 template <typename Scalar = double>
 std::array<Link<Scalar>, 7> kuka_iiwa_links() {
-  const std::array<Link<double>, 7> d = detail::iiwa7::links_double();
   std::array<Link<Scalar>, 7> out;
   for (std::size_t i = 0; i < 7; ++i) {
-    const Link<double>& l = d[i];
+    const detail::iiwa7::LinkRecord& r = detail::iiwa7::kLinks[i];
     Link<Scalar>& c = out[i];
-    c.name = l.name;
-    c.placement = Transform<Scalar>(l.placement.rotation.template cast<Scalar>(),
-                                    l.placement.translation.template cast<Scalar>());
-    c.axis = l.axis->template cast<Scalar>();
-    c.mass = Scalar(l.mass);
-    c.com = l.com.template cast<Scalar>();
-    c.inertia = l.inertia.template cast<Scalar>();
+    c.name = r.name;
+    Matrix3<Scalar> rotation;
+    Matrix3<Scalar> inertia;
+    Vector3<Scalar> translation, axis, com;
+    for (int row = 0; row < 3; ++row) {
+      for (int col = 0; col < 3; ++col) {
+        rotation(row, col) = Scalar(r.rotation[3 * row + col]);
+        inertia(row, col) = Scalar(0);
+      }
+      translation[row] = Scalar(r.translation[row]);
+      axis[row] = Scalar(r.axis[row]);
+      com[row] = Scalar(r.com[row]);
+    }
+    inertia(0, 0) = Scalar(r.ixx);
+    inertia(1, 1) = Scalar(r.iyy);
+    inertia(2, 2) = Scalar(r.izz);
+    c.placement = Transform<Scalar>(rotation, translation);
+    c.axis = axis;
+    c.mass = Scalar(r.mass);
+    c.com = com;
+    c.inertia = inertia;
   }
   return out;
 }

@@ -58,14 +58,28 @@ struct Rk45Work {
   }
 };
 
-/// max_i |err_i| / (atol + rtol max(|y_i|, |y_new_i|)) (ode45's norm).
+// The stage arithmetic, the error norm and the dense output below are written entry by entry
+// in plain scalars, in the same order (hence with the same rounding) as the vector formulas in
+// the comments: fixed-size Eigen expressions here cost every translation unit that integrates
+// far more compile time (and minutes under sanitizers) than they could save in a step
+// dominated by the evaluations of f.
+
+/// max_i |err_i| / (atol + rtol max(|y_i|, |y_new_i|)) (ode45's norm). NaN when any ratio is
+/// NaN (a NaN stage), so that the caller rejects the step.
 template <typename Vector>
 typename Vector::Scalar rk45_error_norm(const Vector& err, const Vector& y, const Vector& y_new,
                                         typename Vector::Scalar rtol,
                                         typename Vector::Scalar atol) noexcept {
-  return (err.array().abs() /
-          (atol + rtol * y.array().abs().max(y_new.array().abs())))
-      .maxCoeff();
+  using Scalar = typename Vector::Scalar;
+  using std::abs;
+  Scalar out(0);
+  for (Eigen::Index i = 0; i < err.size(); ++i) {
+    const Scalar ay = abs(y[i]), ay_new = abs(y_new[i]);
+    const Scalar r = abs(err[i]) / (atol + rtol * (ay < ay_new ? ay_new : ay));
+    if (r != r) return r;  // NaN
+    if (out < r) out = r;
+  }
+  return out;
 }
 
 /// The dense-output coefficients r2..r5 of one component (DormandPrince::d*).
@@ -74,11 +88,14 @@ void dense_coefficients(typename Vector::Scalar h, const Vector& y0, const Vecto
                         const Vector (&k)[7], Vector (&r)[4]) noexcept {
   using Scalar = typename Vector::Scalar;
   using DP = DormandPrince<Scalar>;
-  r[0] = y1 - y0;
-  r[1] = h * k[0] - r[0];
-  r[2] = r[0] - h * k[6] - r[1];
-  r[3] = h * (Scalar(DP::d1) * k[0] + Scalar(DP::d3) * k[2] + Scalar(DP::d4) * k[3] +
-              Scalar(DP::d5) * k[4] + Scalar(DP::d6) * k[5] + Scalar(DP::d7) * k[6]);
+  const Scalar d1(DP::d1), d3(DP::d3), d4(DP::d4), d5(DP::d5), d6(DP::d6), d7(DP::d7);
+  for (Eigen::Index i = 0; i < y0.size(); ++i) {
+    r[0][i] = y1[i] - y0[i];
+    r[1][i] = h * k[0][i] - r[0][i];
+    r[2][i] = r[0][i] - h * k[6][i] - r[1][i];
+    r[3][i] = h * (d1 * k[0][i] + d3 * k[2][i] + d4 * k[3][i] + d5 * k[4][i] + d6 * k[5][i] +
+                   d7 * k[6][i]);
+  }
 }
 
 /// y(t0 + theta h) = y0 + theta (r2 + (1 - theta) (r3 + theta (r4 + (1 - theta) r5))).
@@ -87,7 +104,9 @@ void dense_evaluate(typename Vector::Scalar theta, const Vector& y0, const Vecto
                     Vector& out) noexcept {
   using Scalar = typename Vector::Scalar;
   const Scalar theta1 = Scalar(1) - theta;
-  out = y0 + theta * (r[0] + theta1 * (r[1] + theta * (r[2] + theta1 * r[3])));
+  for (Eigen::Index i = 0; i < y0.size(); ++i) {
+    out[i] = y0[i] + theta * (r[0][i] + theta1 * (r[1][i] + theta * (r[2][i] + theta1 * r[3][i])));
+  }
 }
 
 [[noreturn]] inline void throw_step_failure(const char* what, double t, double h) {
@@ -107,6 +126,8 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
   using std::min;
   using std::pow;
   const auto s = [](double x) { return Scalar(x); };
+  const Scalar b1(DP::b1), b3(DP::b3), b4(DP::b4), b5(DP::b5), b6(DP::b6);
+  const Scalar e1(DP::e1), e3(DP::e3), e4(DP::e4), e5(DP::e5), e6(DP::e6), e7(DP::e7);
   IntegrationStats stats;
   const Eigen::Index n = q0.size();
   Rk45Work<Vector> w(n);
@@ -133,8 +154,11 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
     w.qs = q;
     w.qds = qd;
     for (const auto& [j, aij] : coef) {
-      w.qs += (h * s(aij)) * v[j];
-      w.qds += (h * s(aij)) * a[j];
+      const Scalar c = h * s(aij);
+      for (Eigen::Index k = 0; k < n; ++k) {
+        w.qs[k] += c * v[j][k];
+        w.qds[k] += c * a[j][k];
+      }
     }
     v[i] = w.qds;
     eval(t + ci * h, w.qs, w.qds, a[i]);
@@ -159,23 +183,31 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
     stage(3, s(DP::c4), {{0, DP::a41}, {1, DP::a42}, {2, DP::a43}});
     stage(4, s(DP::c5), {{0, DP::a51}, {1, DP::a52}, {2, DP::a53}, {3, DP::a54}});
     stage(5, Scalar(1), {{0, DP::a61}, {1, DP::a62}, {2, DP::a63}, {3, DP::a64}, {4, DP::a65}});
-    // 5th-order solution; its slopes are the 7th stage (FSAL).
-    w.q_new = q + h * (s(DP::b1) * v[0] + s(DP::b3) * v[2] + s(DP::b4) * v[3] +
-                       s(DP::b5) * v[4] + s(DP::b6) * v[5]);
-    w.qd_new = qd + h * (s(DP::b1) * a[0] + s(DP::b3) * a[2] + s(DP::b4) * a[3] +
-                         s(DP::b5) * a[4] + s(DP::b6) * a[5]);
+    // 5th-order solution y + h (b1 k1 + b3 k3 + b4 k4 + b5 k5 + b6 k6); its slopes are the
+    // 7th stage (FSAL).
+    for (Eigen::Index k = 0; k < n; ++k) {
+      w.q_new[k] = q[k] + h * (b1 * v[0][k] + b3 * v[2][k] + b4 * v[3][k] + b5 * v[4][k] +
+                               b6 * v[5][k]);
+      w.qd_new[k] = qd[k] + h * (b1 * a[0][k] + b3 * a[2][k] + b4 * a[3][k] + b5 * a[4][k] +
+                                 b6 * a[5][k]);
+    }
     const Scalar t_new = last ? t_end : t + h;
     v[6] = w.qd_new;
     eval(t_new, w.q_new, w.qd_new, a[6]);
     ++stats.evaluations;
     // Local error estimate y - y_hat = h sum e_i k_i.
-    w.err_q = h * (s(DP::e1) * v[0] + s(DP::e3) * v[2] + s(DP::e4) * v[3] + s(DP::e5) * v[4] +
-                   s(DP::e6) * v[5] + s(DP::e7) * v[6]);
-    w.err_qd = h * (s(DP::e1) * a[0] + s(DP::e3) * a[2] + s(DP::e4) * a[3] + s(DP::e5) * a[4] +
-                    s(DP::e6) * a[5] + s(DP::e7) * a[6]);
-    const Scalar err = max(rk45_error_norm(w.err_q, q, w.q_new, o.rtol, o.atol),
-                           rk45_error_norm(w.err_qd, qd, w.qd_new, o.rtol, o.atol));
-    if (!isfinite(err)) {  // a non-finite stage: shrink hard and retry
+    for (Eigen::Index k = 0; k < n; ++k) {
+      w.err_q[k] = h * (e1 * v[0][k] + e3 * v[2][k] + e4 * v[3][k] + e5 * v[4][k] +
+                        e6 * v[5][k] + e7 * v[6][k]);
+      w.err_qd[k] = h * (e1 * a[0][k] + e3 * a[2][k] + e4 * a[3][k] + e5 * a[4][k] +
+                         e6 * a[5][k] + e7 * a[6][k]);
+    }
+    const Scalar err_q = rk45_error_norm(w.err_q, q, w.q_new, o.rtol, o.atol);
+    const Scalar err_qd = rk45_error_norm(w.err_qd, qd, w.qd_new, o.rtol, o.atol);
+    const Scalar err = max(err_q, err_qd);
+    // A non-finite stage: shrink hard and retry. (Both norms are tested: max() drops a NaN in
+    // its second argument, and a NaN in the last stage reaches err_qd only.)
+    if (!isfinite(err_q) || !isfinite(err_qd)) {
       ++stats.rejected_steps;
       h *= o.min_factor;
       last_rejected = true;

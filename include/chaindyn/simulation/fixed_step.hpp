@@ -12,12 +12,19 @@ namespace detail {
 ///   eval(t, q, qd, qdd_out) computes qdd_out = f(t, q, qd);
 ///   emit(t, q, qd, qdd) hands one sample on.
 
+// The stage arithmetic below is written entry by entry in plain scalars, in the same order
+// (hence with the same rounding) as the vector formulas in the comments: fixed-size Eigen
+// expressions here cost every translation unit that integrates far more compile time (and
+// minutes under sanitizers) than they could save in a step dominated by evaluations of f.
+
 /// Semi-implicit Euler step given a = f(t, q, qd): qd += h a; q += h qd.
 template <typename Vector>
 void semi_implicit_euler_update(typename Vector::Scalar h, const Vector& a, Vector& q,
                                 Vector& qd) noexcept {
-  qd += h * a;
-  q += h * qd;
+  for (Eigen::Index i = 0; i < q.size(); ++i) {
+    qd[i] += h * a[i];
+    q[i] += h * qd[i];
+  }
 }
 
 /// Workspace of the classic RK4 step.
@@ -30,24 +37,37 @@ struct Rk4Work {
 };
 
 /// One classic RK4 step (Kutta 1901; Hairer, Norsett & Wanner I, Table II.1.2) of y' = (qd,
-/// f(t, q, qd)), given a1 = f(t, q, qd).
+/// f(t, q, qd)), given a1 = f(t, q, qd):
+///   (q2, qd2) = (q, qd) + h/2 (qd, a1),    a2 = f(t + h/2, q2, qd2)
+///   (q3, qd3) = (q, qd) + h/2 (qd2, a2),   a3 = f(t + h/2, q3, qd3)
+///   (q4, qd4) = (q, qd) + h (qd3, a3),     a4 = f(t + h, q4, qd4)
+///   q += h/6 (qd + 2 (qd2 + qd3) + qd4),   qd += h/6 (a1 + 2 (a2 + a3) + a4)
 template <typename Vector, typename Eval>
 void rk4_update(Eval& eval, typename Vector::Scalar t, typename Vector::Scalar h,
                 const Vector& a1, Vector& q, Vector& qd, Rk4Work<Vector>& w) {
   using Scalar = typename Vector::Scalar;
+  const Eigen::Index n = q.size();
   const Scalar half = h / Scalar(2);
-  w.q2 = q + half * qd;
-  w.qd2 = qd + half * a1;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    w.q2[i] = q[i] + half * qd[i];
+    w.qd2[i] = qd[i] + half * a1[i];
+  }
   eval(t + half, w.q2, w.qd2, w.a2);
-  w.q3 = q + half * w.qd2;
-  w.qd3 = qd + half * w.a2;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    w.q3[i] = q[i] + half * w.qd2[i];
+    w.qd3[i] = qd[i] + half * w.a2[i];
+  }
   eval(t + half, w.q3, w.qd3, w.a3);
-  w.q4 = q + h * w.qd3;
-  w.qd4 = qd + h * w.a3;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    w.q4[i] = q[i] + h * w.qd3[i];
+    w.qd4[i] = qd[i] + h * w.a3[i];
+  }
   eval(t + h, w.q4, w.qd4, w.a4);
   const Scalar sixth = h / Scalar(6);
-  q += sixth * (qd + Scalar(2) * (w.qd2 + w.qd3) + w.qd4);
-  qd += sixth * (a1 + Scalar(2) * (w.a2 + w.a3) + w.a4);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    q[i] += sixth * (qd[i] + Scalar(2) * (w.qd2[i] + w.qd3[i]) + w.qd4[i]);
+    qd[i] += sixth * (a1[i] + Scalar(2) * (w.a2[i] + w.a3[i]) + w.a4[i]);
+  }
 }
 
 /// The fixed-step methods. The step grid is t_k = k h with h = dt, or, with an output interval

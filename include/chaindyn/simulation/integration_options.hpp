@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <sstream>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -82,6 +84,25 @@ Vector sized(Eigen::Index n) {
   return Vector::Zero(n);
 }
 
+/// Whether every entry is finite (a loop, not Eigen's allFinite() expression: compile time).
+template <typename Vector>
+bool all_finite_entries(const Vector& v) {
+  using std::isfinite;
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (!isfinite(v[i])) return false;
+  }
+  return true;
+}
+
+/// The entries separated by spaces, for messages (without Eigen's stream formatting, which
+/// costs every translation unit that integrates its compile time).
+template <typename Vector>
+std::string format_entries(const Vector& v) {
+  std::ostringstream os;
+  for (Eigen::Index i = 0; i < v.size(); ++i) os << (i > 0 ? " " : "") << v[i];
+  return os.str();
+}
+
 /// Throws ArgumentError (a std::invalid_argument) naming the offending value.
 template <typename Vector>
 void validate_integration(const Vector& q0, const Vector& qd0, typename Vector::Scalar t_end,
@@ -92,9 +113,11 @@ void validate_integration(const Vector& q0, const Vector& qd0, typename Vector::
     throw_error<ArgumentError>("integrate: q0 has ", q0.size(), " entries but qd0 has ",
                             qd0.size());
   }
-  if (!q0.allFinite()) throw_error<ArgumentError>("integrate: q0 is not finite: ", q0.transpose());
-  if (!qd0.allFinite()) {
-    throw_error<ArgumentError>("integrate: qd0 is not finite: ", qd0.transpose());
+  if (!all_finite_entries(q0)) {
+    throw_error<ArgumentError>("integrate: q0 is not finite: ", format_entries(q0));
+  }
+  if (!all_finite_entries(qd0)) {
+    throw_error<ArgumentError>("integrate: qd0 is not finite: ", format_entries(qd0));
   }
   if (!isfinite(t_end) || t_end < Scalar(0)) {
     throw_error<ArgumentError>("integrate: t_end must be finite and >= 0, got ", t_end);

@@ -36,6 +36,9 @@ struct TrajectoryValue {
   }
   static Scalar max_ratio(const Value& num, const Value& den) { return num / den; }
   static bool same_size(const Value&, const Value&) { return true; }
+  static Eigen::Index size(const Value&) { return 1; }
+  static Scalar& at(Value& v, Eigen::Index) { return v; }
+  static const Scalar& at(const Value& v, Eigen::Index) { return v; }
 };
 
 template <typename Value>
@@ -53,6 +56,9 @@ struct TrajectoryValue<Value, std::enable_if_t<std::is_base_of<Eigen::MatrixBase
     return out;
   }
   static bool same_size(const Value& a, const Value& b) { return a.size() == b.size(); }
+  static Eigen::Index size(const Value& v) { return v.size(); }
+  static Scalar& at(Value& v, Eigen::Index i) { return v.coeffRef(i); }
+  static const Scalar& at(const Value& v, Eigen::Index i) { return v.coeffRef(i); }
 };
 
 template <typename Scalar>
@@ -186,30 +192,46 @@ class QuinticTrajectory {
     detail::check_value(who, "the end position", end.q);
     detail::check_value(who, "the end velocity", end.qd);
     detail::check_value(who, "the end acceleration", end.qdd);
+    // Entry by entry in plain scalars (the same arithmetic, in the same order, as the vector
+    // formulas above): vector expressions of this length cost every translation unit that
+    // builds a quintic far more compile time than they could save at run time.
+    using Traits = detail::TrajectoryValue<Value>;
     const Scalar T = duration, T2 = duration * duration;
-    const Value h = end.q - start.q;
-    const Value v0 = start.qd * T, v1 = end.qd * T;
-    const Value a0 = start.qdd * T2, a1 = end.qdd * T2;
-    c1_ = v0;
-    c2_ = a0 * Scalar(0.5);
-    c3_ = h * Scalar(10) - v0 * Scalar(6) - v1 * Scalar(4) - (a0 * Scalar(3) - a1) * Scalar(0.5);
-    c4_ = h * Scalar(-15) + v0 * Scalar(8) + v1 * Scalar(7) +
-          (a0 * Scalar(3) - a1 * Scalar(2)) * Scalar(0.5);
-    c5_ = h * Scalar(6) - (v0 + v1) * Scalar(3) + (a1 - a0) * Scalar(0.5);
+    c1_ = c2_ = c3_ = c4_ = c5_ = Traits::zero_like(start.q);
+    for (Eigen::Index i = 0; i < Traits::size(start.q); ++i) {
+      const Scalar h = Traits::at(end.q, i) - Traits::at(start.q, i);
+      const Scalar v0 = Traits::at(start.qd, i) * T, v1 = Traits::at(end.qd, i) * T;
+      const Scalar a0 = Traits::at(start.qdd, i) * T2, a1 = Traits::at(end.qdd, i) * T2;
+      Traits::at(c1_, i) = v0;
+      Traits::at(c2_, i) = a0 * Scalar(0.5);
+      Traits::at(c3_, i) = h * Scalar(10) - v0 * Scalar(6) - v1 * Scalar(4) -
+                           (a0 * Scalar(3) - a1) * Scalar(0.5);
+      Traits::at(c4_, i) = h * Scalar(-15) + v0 * Scalar(8) + v1 * Scalar(7) +
+                           (a0 * Scalar(3) - a1 * Scalar(2)) * Scalar(0.5);
+      Traits::at(c5_, i) = h * Scalar(6) - (v0 + v1) * Scalar(3) + (a1 - a0) * Scalar(0.5);
+    }
   }
 
   Sample operator()(Scalar t) const noexcept {
     if (!(t > Scalar(0))) return start_;
     if (!(t < duration_)) return end_;
-    const Scalar s = t / duration_, rate = Scalar(1) / duration_;
-    // Horner in s; d/dt = (1/T) d/ds.
-    const Value q = start_.q + (c1_ + (c2_ + (c3_ + (c4_ + c5_ * s) * s) * s) * s) * s;
-    const Value dq = c1_ + (c2_ * Scalar(2) +
-                            (c3_ * Scalar(3) + (c4_ * Scalar(4) + c5_ * (Scalar(5) * s)) * s) * s) *
-                               s;
-    const Value ddq =
-        c2_ * Scalar(2) + (c3_ * Scalar(6) + (c4_ * Scalar(12) + c5_ * (Scalar(20) * s)) * s) * s;
-    return Sample{q, dq * rate, ddq * (rate * rate)};
+    using Traits = detail::TrajectoryValue<Value>;
+    const Scalar s = t / duration_, rate = Scalar(1) / duration_, rate2 = rate * rate;
+    Sample out{start_.q, start_.q, start_.q};
+    for (Eigen::Index i = 0; i < Traits::size(start_.q); ++i) {
+      const Scalar c1 = Traits::at(c1_, i), c2 = Traits::at(c2_, i), c3 = Traits::at(c3_, i),
+                   c4 = Traits::at(c4_, i), c5 = Traits::at(c5_, i);
+      // Horner in s; d/dt = (1/T) d/ds.
+      Traits::at(out.q, i) += (c1 + (c2 + (c3 + (c4 + c5 * s) * s) * s) * s) * s;
+      Traits::at(out.qd, i) =
+          (c1 + (c2 * Scalar(2) +
+                 (c3 * Scalar(3) + (c4 * Scalar(4) + c5 * (Scalar(5) * s)) * s) * s) * s) *
+          rate;
+      Traits::at(out.qdd, i) =
+          (c2 * Scalar(2) + (c3 * Scalar(6) + (c4 * Scalar(12) + c5 * (Scalar(20) * s)) * s) * s) *
+          rate2;
+    }
+    return out;
   }
 
   Scalar duration() const noexcept { return duration_; }

@@ -30,8 +30,18 @@ struct Inertia {
     Inertia out;
     out.mass = m;
     out.first_moment = m * com;
+    // I_O = I_C - (m [c]x) [c]x with the kernels, not an Eigen product expression (model
+    // construction is compiled in every translation unit that builds a chain). The grouping
+    // (m [c]x) [c]x is the one Eigen gave m * ([c]x * [c]x) (it moves the scalar into the
+    // product's left factor), and each entry sums one or two non-zero products, whose order
+    // does not matter: the same bits as before.
     const Matrix3<Scalar> cx = detail::skew(com);
-    out.rotational = inertia_about_com - m * (cx * cx);
+    Matrix3<Scalar> mcx;
+    for (int k = 0; k < 9; ++k) mcx.data()[k] = m * cx.data()[k];
+    const Matrix3<Scalar> mcxcx = detail::mul(mcx, cx);
+    for (int k = 0; k < 9; ++k) {
+      out.rotational.data()[k] = inertia_about_com.data()[k] - mcxcx.data()[k];
+    }
     return out;
   }
 

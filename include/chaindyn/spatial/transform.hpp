@@ -34,13 +34,51 @@ struct Transform {
     return Transform(r, Vector3<Scalar>::Zero());
   }
   /// Rotation from roll-pitch-yaw angles (URDF `rpy`: R = Rz(yaw) Ry(pitch) Rx(roll)).
+  ///
+  /// Computed in closed form through unit quaternions (no Eigen/Geometry expression code to
+  /// compile): the half-angle quaternions of the three axis rotations, their Hamilton product
+  /// q = qz qy qx and the rotation matrix of q (Shoemake 1985; the same operations, in the same
+  /// order, as Eigen's AngleAxis products and Quaternion::toRotationMatrix, so the matrix is
+  /// the same to the last bit).
   static Transform FromRPY(const Scalar& roll, const Scalar& pitch, const Scalar& yaw,
                            const Vector3<Scalar>& p = Vector3<Scalar>::Zero()) {
-    using Axis = Eigen::AngleAxis<Scalar>;
-    const Matrix3<Scalar> r = (Axis(yaw, Vector3<Scalar>::UnitZ()) *
-                               Axis(pitch, Vector3<Scalar>::UnitY()) *
-                               Axis(roll, Vector3<Scalar>::UnitX()))
-                                  .toRotationMatrix();
+    using std::cos;
+    using std::sin;
+    struct Quaternion {
+      Scalar x, y, z, w;
+    };
+    // The quaternion of a rotation by `angle` about the unit axis (ax, ay, az).
+    const auto axis_angle = [](const Scalar& angle, const Scalar& ax, const Scalar& ay,
+                               const Scalar& az) {
+      const Scalar half = Scalar(0.5) * angle;
+      const Scalar s = sin(half);
+      return Quaternion{s * ax, s * ay, s * az, cos(half)};
+    };
+    // a b, each component grouped as (t1 +- t2) as Eigen's SSE product groups it.
+    const auto product = [](const Quaternion& a, const Quaternion& b) {
+      return Quaternion{(a.w * b.x + a.y * b.z) - (a.z * b.y - a.x * b.w),
+                        (a.w * b.y + a.y * b.w) + (a.z * b.x - a.x * b.z),
+                        (a.w * b.z - a.y * b.x) + (a.z * b.w + a.x * b.y),
+                        (a.w * b.w - a.y * b.y) - (a.z * b.z + a.x * b.x)};
+    };
+    const Scalar zero(0), one(1);
+    const Quaternion q = product(product(axis_angle(yaw, zero, zero, one),
+                                         axis_angle(pitch, zero, one, zero)),
+                                 axis_angle(roll, one, zero, zero));
+    const Scalar tx = Scalar(2) * q.x, ty = Scalar(2) * q.y, tz = Scalar(2) * q.z;
+    const Scalar twx = tx * q.w, twy = ty * q.w, twz = tz * q.w;
+    const Scalar txx = tx * q.x, txy = ty * q.x, txz = tz * q.x;
+    const Scalar tyy = ty * q.y, tyz = tz * q.y, tzz = tz * q.z;
+    Matrix3<Scalar> r;
+    r(0, 0) = one - (tyy + tzz);
+    r(0, 1) = txy - twz;
+    r(0, 2) = txz + twy;
+    r(1, 0) = txy + twz;
+    r(1, 1) = one - (txx + tzz);
+    r(1, 2) = tyz - twx;
+    r(2, 0) = txz - twy;
+    r(2, 1) = tyz + twx;
+    r(2, 2) = one - (txx + tyy);
     return Transform(r, p);
   }
 
