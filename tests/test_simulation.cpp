@@ -494,3 +494,56 @@ TEST_CASE("RK45 rejects and retries a step with a NaN stage instead of accepting
     }
   }
 }
+
+TEST_CASE("a controller or an acceleration that returns NaN is named with t and the component",
+          "[simulation]") {
+  // Issue 12, item 5: before, RK4 returned every sample from there on as NaN in silence and
+  // RK45 stopped with "step size underflow ... at t = 0.5", naming neither the controller nor
+  // the component.
+  using Catch::Matchers::Contains;
+  const auto iiwa = robots::kuka_iiwa();
+  using V = robots::KukaIiwa<double>::Vector;
+  const V zero = V::Zero();
+  const auto bad_controller = [&](double t, const V& q, const V&) {
+    V tau = gravity_torques(iiwa, q);
+    if (t >= 0.5) tau[3] = std::numeric_limits<double>::quiet_NaN();
+    return tau;
+  };
+  for (const Integrator method : {Integrator::rk4, Integrator::rk45}) {
+    SimulationOptions<double> o;
+    o.integrator = method;
+    o.dt = 1e-3;
+    INFO("integrator " << int(method));
+    CHECK_THROWS_AS(simulate(iiwa, zero, zero, bad_controller, 1.0, o), IntegrationError);
+    // (RK4 evaluates on its grid, t = 0.5 exactly; RK45 at its first stage after 0.5.)
+    CHECK_THROWS_WITH(simulate(iiwa, zero, zero, bad_controller, 1.0, o),
+                      Contains(method == Integrator::rk4
+                                   ? "simulate: the controller returned a torque that is not "
+                                     "finite at t = 0.5:"
+                                   : "simulate: the controller returned a torque that is not "
+                                     "finite at t = 0.") &&
+                          Contains("tau[3] = nan"));
+  }
+  // integrate() with a plain f: the fixed-step methods name f's component...
+  const auto bad_f = [](double t, const Vector2& q, const Vector2&) {
+    Vector2 a = -q;
+    if (t >= 0.25) a[1] = std::numeric_limits<double>::infinity();
+    return a;
+  };
+  const auto ignore = [](const IntegrationSample<Vector2>&) {};
+  IntegrationOptions<double> o;
+  o.integrator = Integrator::rk4;
+  o.dt = 0.01;
+  CHECK_THROWS_WITH(integrate(bad_f, Vector2(1, 0), Vector2(0, 1), 1.0, o, ignore),
+                    Contains("integrate (rk4): the acceleration f(t, q, qd) is not finite at "
+                             "t = 0.25") &&
+                        Contains("qdd[1] = inf"));
+  o.integrator = Integrator::semi_implicit_euler;
+  CHECK_THROWS_WITH(integrate(bad_f, Vector2(1, 0), Vector2(0, 1), 1.0, o, ignore),
+                    Contains("integrate (semi_implicit_euler): the acceleration"));
+  // ... and RK45, which retries a non-finite stage with a smaller step, says why it gave up.
+  o.integrator = Integrator::rk45;
+  CHECK_THROWS_WITH(integrate(bad_f, Vector2(1, 0), Vector2(0, 1), 1.0, o, ignore),
+                    Contains("step size underflow: every step tried gave a value that is not "
+                             "finite"));
+}

@@ -147,6 +147,7 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
   Scalar t = Scalar(0);
   Scalar h = min(min(o.dt, o.max_dt), t_end);
   bool last_rejected = false;
+  bool last_non_finite = false;  // the last step tried had a non-finite stage
   std::size_t attempts = 0;
 
   // One stage: the state y0 + h sum_j a_ij k_j, then its slopes.
@@ -174,8 +175,11 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
       last = true;
     }
     if (!(h > abs(t) * Scalar(16) * std::numeric_limits<Scalar>::epsilon()) || !(h > Scalar(0))) {
-      throw_step_failure("step size underflow (the solution may blow up, or the tolerance is "
-                         "too tight for this scalar)",
+      throw_step_failure(last_non_finite
+                             ? "step size underflow: every step tried gave a value that is not "
+                               "finite (f(t, q, qd) returns NaN or infinity near this state)"
+                             : "step size underflow (the solution may blow up, or the tolerance "
+                               "is too tight for this scalar)",
                          double(t), double(h));
     }
     stage(1, s(DP::c2), {{0, DP::a21}});
@@ -211,8 +215,10 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
       ++stats.rejected_steps;
       h *= o.min_factor;
       last_rejected = true;
+      last_non_finite = true;
       continue;
     }
+    last_non_finite = false;
     // h_new = h min(max_factor, max(min_factor, safety err^(-1/5))) (HNW I, eq. (4.13)).
     const Scalar grow = last_rejected ? Scalar(1) : o.max_factor;
     const Scalar factor =

@@ -87,8 +87,20 @@ IntegrationStats integrate_fixed(Eval& eval, const Vector& q0, const Vector& qd0
   const Eigen::Index n = q0.size();
   Vector q = q0, qd = qd0, a = sized<Vector>(n);
   Rk4Work<Vector> work(n);
-  eval(Scalar(0), q, qd, a);
+  const char* const who = o.integrator == Integrator::semi_implicit_euler ? "semi_implicit_euler"
+                                                                          : "rk4";
+  // Every evaluation, the inner stages included: at a finite state, an acceleration that is
+  // not finite is f's fault (a fixed step has no retry), named with t and the component.
+  std::size_t step = 0;
+  const auto checked_eval = [&](Scalar ti, const Vector& qi, const Vector& qdi, Vector& out) {
+    eval(ti, qi, qdi, out);
+    if (first_non_finite(qi) < 0 && first_non_finite(qdi) < 0) {
+      check_fixed_step(who, ti, step, qi, qdi, out);
+    }
+  };
+  checked_eval(Scalar(0), q, qd, a);
   ++stats.evaluations;
+  check_fixed_step(who, Scalar(0), 0, q, qd, a);
   emit(Scalar(0), q, qd, a);
   if (!(t_end > Scalar(0))) return stats;
 
@@ -118,15 +130,17 @@ IntegrationStats integrate_fixed(Eval& eval, const Vector& q0, const Vector& qd0
     const Scalar t = grid(k);
     const Scalar t_next = k + 1 == steps ? t_end : std::min(t_end, grid(k + 1));
     const Scalar h = t_next - t;
+    step = k + 1;
     if (o.integrator == Integrator::semi_implicit_euler) {
       semi_implicit_euler_update(h, a, q, qd);
     } else {
-      rk4_update(eval, t, h, a, q, qd, work);
+      rk4_update(checked_eval, t, h, a, q, qd, work);
       stats.evaluations += 3;
     }
-    eval(t_next, q, qd, a);  // the next step's first stage, and the sample's qdd
+    checked_eval(t_next, q, qd, a);  // the next step's first stage, and the sample's qdd
     ++stats.evaluations;
     ++stats.steps;
+    check_fixed_step(who, t_next, k + 1, q, qd, a);
     if ((k + 1) % every == 0 || k + 1 == steps) emit(t_next, q, qd, a);
   }
   return stats;

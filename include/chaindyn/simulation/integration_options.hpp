@@ -166,5 +166,38 @@ void validate_integration(const Vector& q0, const Vector& qd0, typename Vector::
   }
 }
 
+/// The index of the first entry of v that is not finite (NaN or infinite), or -1.
+template <typename Vector>
+Eigen::Index first_non_finite(const Vector& v) noexcept {
+  using std::isfinite;
+  for (Eigen::Index k = 0; k < v.size(); ++k) {
+    if (!isfinite(v[k])) return k;
+  }
+  return -1;
+}
+
+/// Throws IntegrationError unless q, qd and qdd are finite after a fixed step to t: names the
+/// first offending component, and whether the state or f(t, q, qd) went bad (issue 12: RK4
+/// used to return every later sample as NaN in silence). `who` names the method.
+template <typename Vector>
+void check_fixed_step(const char* who, typename Vector::Scalar t, std::size_t step,
+                      const Vector& q, const Vector& qd, const Vector& qdd) {
+  const Eigen::Index kq = first_non_finite(q), kqd = first_non_finite(qd);
+  if (kq >= 0 || kqd >= 0) {
+    const bool in_q = kq >= 0;
+    throw_error<IntegrationError>(
+        "integrate (", who, "): the state is not finite at t = ", double(t), " (step ", step,
+        "): ", in_q ? "q[" : "qd[", in_q ? kq : kqd, "] = ", double(in_q ? q[kq] : qd[kqd]),
+        " (every acceleration of the step was finite: the step is too large for the "
+        "dynamics, or the state overflows)");
+  }
+  const Eigen::Index ka = first_non_finite(qdd);
+  if (ka >= 0) {
+    throw_error<IntegrationError>("integrate (", who, "): the acceleration f(t, q, qd) is not "
+                                  "finite at t = ", double(t), " (step ", step, ") with a finite "
+                                  "state: qdd[", ka, "] = ", double(qdd[ka]));
+  }
+}
+
 }  // namespace detail
 }  // namespace chaindyn

@@ -69,8 +69,28 @@ struct ControlledDynamics {
 
   void operator()(Scalar t, const Vector& q, const Vector& qd, Vector& qdd) {
     tau = controller(t, q, qd);
+    // At a finite state, a torque or an acceleration that is not finite is the controller's
+    // or the model's fault, not the step size's: name it (issue 12). (At a non-finite trial
+    // state of rk45 the step is rejected and retried instead.)
+    const bool finite_state = first_non_finite(q) < 0 && first_non_finite(qd) < 0;
+    if (finite_state) {
+      const Eigen::Index k = first_non_finite(tau);
+      if (k >= 0) {
+        throw_error<IntegrationError>("simulate: the controller returned a torque that is not "
+                                      "finite at t = ", double(t), ": tau[", k, "] = ",
+                                      double(tau[k]), " (the state is finite)");
+      }
+    }
     aba(model, data, q, qd, tau);
     qdd = data.qdd;
+    if (finite_state) {
+      const Eigen::Index k = first_non_finite(qdd);
+      if (k >= 0) {
+        throw_error<IntegrationError>("simulate: aba gave an acceleration that is not finite at "
+                                      "t = ", double(t), ": qdd[", k, "] = ", double(qdd[k]),
+                                      " with a finite state and torque");
+      }
+    }
   }
 };
 
