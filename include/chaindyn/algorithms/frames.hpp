@@ -5,6 +5,7 @@
 
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/error.hpp"
+#include "chaindyn/model/frame.hpp"
 
 #include <string_view>
 
