@@ -1,0 +1,35 @@
+# Every public header compiles on its own (includes what it uses): one -fsyntax-only compile
+# of `#include <chaindyn/...>` per header under include/chaindyn. Run by CTest (test
+# "headers:self_contained", asan preset); a header that relies on another being included first
+# fails here, with the compiler's first error. Arguments: -DCOMPILER= -DINCLUDE_DIRS=a;b;...
+# -DSYSTEM_INCLUDE_DIRS=... -DHEADERS_DIR= -DWORK_DIR=
+cmake_minimum_required(VERSION 3.22)
+file(GLOB_RECURSE headers RELATIVE "${HEADERS_DIR}" "${HEADERS_DIR}/chaindyn/*.hpp")
+list(SORT headers)
+set(flags -std=c++17 -fsyntax-only -Wall -Wextra -Werror)
+foreach(dir IN LISTS INCLUDE_DIRS)
+  list(APPEND flags "-I${dir}")
+endforeach()
+foreach(dir IN LISTS SYSTEM_INCLUDE_DIRS)
+  list(APPEND flags -isystem "${dir}")
+endforeach()
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(failed "")
+set(count 0)
+foreach(h IN LISTS headers)
+  string(MAKE_C_IDENTIFIER "${h}" id)
+  set(source "${WORK_DIR}/${id}.cpp")
+  file(WRITE "${source}" "#include <${h}>\n")
+  execute_process(COMMAND "${COMPILER}" ${flags} "${source}"
+                  RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  math(EXPR count "${count} + 1")
+  if(NOT result EQUAL 0)
+    string(REGEX MATCH "[^\n]*error[^\n]*" first "${out}")
+    list(APPEND failed "${h}: ${first}")
+  endif()
+endforeach()
+if(failed)
+  list(JOIN failed "\n  " text)
+  message(FATAL_ERROR "headers that do not compile on their own:\n  ${text}")
+endif()
+message(STATUS "all ${count} headers compile on their own")
