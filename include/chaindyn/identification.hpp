@@ -5,6 +5,7 @@
 /// from measured torques). See docs/identification.md.
 #pragma once
 
+#include "chaindyn/identification/base_parameters.hpp"
 #include "chaindyn/identification/online_payload.hpp"
 #include "chaindyn/identification/payload_identification.hpp"
 #include "chaindyn/identification/regressor.hpp"
