@@ -28,8 +28,8 @@
 /// for Discrete Sequential Estimation", 1977, ch. II):
 ///     s = y P y^T + sigma_i^2,  nu = b_i - y phi,  K = P y^T / s,
 ///     phi += K nu,  P -= s K K^T   (symmetric by construction),
-/// O(100 (k + 1)) on top of one RNEA and one link regressor: O(n) per tick, noexcept, no
-/// allocation.
+/// O(100 (k + 1)) on top of one link regressor (whose RNEA pass also gives the known torques):
+/// O(n) per tick, noexcept, no allocation.
 ///
 /// Change detection: the normalised innovation squared of the tick, NIS_t = sum_i nu_i^2 / s_i
 /// (the sequential terms add up to nu^T S^-1 nu of the joint update), is chi-square with k + 1
@@ -187,9 +187,14 @@ class OnlinePayloadEstimator {
     }
     out.accepted = true;
     Data<Model>& data = *data_;
-    rnea(model_, data, q, qd, qdd);
-    const Vector b = tau - data.tau;  // what the known model does not explain
+    // One RNEA: link_regressor's pass leaves the known rigid-body torques in data.tau; adding
+    // the joints' friction and armature as rnea does gives rnea(known) exactly.
     link_regressor(model_, data, q, qd, qdd, link_, y_);
+    Vector b;  // what the known model does not explain
+    for (Eigen::Index k = 0; k < Model::nq; ++k) {
+      b[k] = tau[k] - (data.tau[k] + (joint_friction(model_, std::size_t(k), qd[k]) +
+                                      model_.armature()[k] * qdd[k]));
+    }
     // Predict: the random walk.
     for (int j = 0; j < kInertialParametersPerLink; ++j) {
       p_(j, j) += options_.process_std[j] * options_.process_std[j];
