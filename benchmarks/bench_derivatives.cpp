@@ -3,7 +3,9 @@
 // matrices: forward-mode AutoDiff through rnea / aba (Eigen::AutoDiffScalar with 2n resp. 3n
 // fixed-size derivative slots) and central finite differences (4n rnea calls for d tau / d q
 // and d tau / d qd; 6n aba calls for d qdd / d q, d qd, d tau). See docs/derivatives.md.
-#include "support/test_support.hpp"
+// Then the analytical ones on random revolute chains of n = 8, 16, 32, 64, 128 joints (the
+// per-joint-pair cost, "per_pair", should stay flat: both are O(n^2)).
+#include "bench_common.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -169,8 +171,40 @@ void bm_aba_finite_differences(benchmark::State& state) {
   }
 }
 
+/// Random revolute chain of N joints: rnea_derivatives (Aba = false) or aba_derivatives.
+template <int N, bool Aba>
+void bm_chain(benchmark::State& state) {
+  using Chain = ChainN<double, N, Revolute>;
+  const auto& f = bench::random_chain_fixture<Chain>();
+  auto data = std::make_unique<DerivativesData<Chain>>();
+  std::size_t k = 0;
+  for (auto _ : state) {
+    const std::size_t i = k++ & (bench::kStates - 1);
+    if constexpr (Aba) {
+      aba_derivatives(*f.model, *data, f.q[i], f.qd[i], f.tau[i]);
+      benchmark::DoNotOptimize(data->dqdd_dq.data());
+    } else {
+      rnea_derivatives(*f.model, *data, f.q[i], f.qd[i], f.qdd[i]);
+      benchmark::DoNotOptimize(data->dtau_dq.data());
+    }
+    benchmark::ClobberMemory();
+  }
+  state.counters["per_pair"] = benchmark::Counter(
+      double(N) * N, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 }  // namespace
 
+BENCHMARK(bm_chain<8, false>)->Name("chain/rnea_derivatives/n:8");
+BENCHMARK(bm_chain<16, false>)->Name("chain/rnea_derivatives/n:16");
+BENCHMARK(bm_chain<32, false>)->Name("chain/rnea_derivatives/n:32");
+BENCHMARK(bm_chain<64, false>)->Name("chain/rnea_derivatives/n:64");
+BENCHMARK(bm_chain<128, false>)->Name("chain/rnea_derivatives/n:128");
+BENCHMARK(bm_chain<8, true>)->Name("chain/aba_derivatives/n:8");
+BENCHMARK(bm_chain<16, true>)->Name("chain/aba_derivatives/n:16");
+BENCHMARK(bm_chain<32, true>)->Name("chain/aba_derivatives/n:32");
+BENCHMARK(bm_chain<64, true>)->Name("chain/aba_derivatives/n:64");
+BENCHMARK(bm_chain<128, true>)->Name("chain/aba_derivatives/n:128");
 BENCHMARK(bm_rnea_analytical)->Name("iiwa/rnea_derivatives/analytical");
 BENCHMARK(bm_rnea_autodiff)->Name("iiwa/rnea_derivatives/autodiff");
 BENCHMARK(bm_rnea_finite_differences)->Name("iiwa/rnea_derivatives/central_differences");

@@ -3,11 +3,13 @@
 // and forward-mode automatic differentiation (Eigen::AutoDiffScalar) through rnea/aba.
 // Two models: a random 4-joint chain mixing revolute and prismatic joints with damping,
 // Coulomb friction and armature, and the built-in iiwa.
+#include "support/chains.hpp"
 #include "support/test_support.hpp"
 
 #include <chaindyn/algorithms/aba_derivatives.hpp>
 #include <chaindyn/algorithms/rnea_derivatives.hpp>
 
+#include <Eigen/Cholesky>
 #include <unsupported/Eigen/AutoDiff>
 
 #include <catch2/catch.hpp>
@@ -171,4 +173,33 @@ TEST_CASE("rnea derivatives at rest are the gravity-torque Jacobian and zero in 
     fd.col(j) = (gravity_torques(arm, V(q + e)) - gravity_torques(arm, V(q - e))) / 2e-6;
   }
   REQUIRE(relative_error(r.dtau_dq, fd) < 1e-6);
+}
+
+TEMPLATE_LIST_TEST_CASE("aba derivatives equal -M^-1 times the rnea derivatives, M^-1 by Cholesky",
+                        "[derivatives]", test::MixedChains<double>) {
+  // aba_derivatives solves with the factorization aba leaves (O(n^2)), with the right-hand sides
+  // padded to SIMD packets or not depending on n and the target: these chain lengths (1, 7, 8,
+  // 9, 12) take both paths with SSE2, AVX and AVX-512. The reference: dense products with
+  // M^-1 from crba and a Cholesky factorization.
+  using Model = TestType;
+  using Vector = typename Model::Vector;
+  using Matrix = typename Model::Matrix;
+  std::mt19937 gen(test::kSeed + 63 + std::uint32_t(Model::nq));
+  auto dd = std::make_unique<DerivativesData<Model>>();
+  for (int m = 0; m < 2; ++m) {
+    const Model model(test::random_links<Model>(gen, true));
+    for (int s = 0; s < 3; ++s) {
+      const Vector q = test::random_state<Vector>(gen, 3.0);
+      const Vector qd = test::random_state<Vector>(gen, 2.0);
+      const Vector tau = test::random_state<Vector>(gen, 5.0);
+      aba_derivatives(model, *dd, q, qd, tau);
+      const Matrix fd_q = dd->dqdd_dq, fd_qd = dd->dqdd_dqd, minv = dd->dqdd_dtau;
+      rnea_derivatives(model, *dd, q, qd, aba(model, q, qd, tau));
+      const Eigen::LLT<Matrix> llt(crba(model, q));
+      REQUIRE(llt.info() == Eigen::Success);
+      CHECK(relative_error(minv, llt.solve(Matrix::Identity())) < 1e-10);
+      CHECK(relative_error(fd_q, llt.solve(Matrix(-dd->dtau_dq))) < 1e-10);
+      CHECK(relative_error(fd_qd, llt.solve(Matrix(-dd->dtau_dqd))) < 1e-10);
+    }
+  }
 }

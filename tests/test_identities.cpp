@@ -7,6 +7,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <memory>
+
 using namespace chaindyn;
 using chaindyn::test::relative_error;
 
@@ -34,10 +36,11 @@ void for_random_cases(bool joint_dynamics, F&& f) {
 
 }  // namespace
 
-TEMPLATE_LIST_TEST_CASE("M column i equals rnea(q, 0, e_i) - rnea(q, 0, 0)", "[identities]",
-                        test::MixedChains<double>) {
+TEMPLATE_LIST_TEST_CASE("M column i equals rnea(q, 0, e_i) - rnea(q, 0, 0), CRBA in link and in base coordinates",
+                        "[identities]", test::MixedChains<double>) {
   using Vector = typename TestType::Vector;
   double worst = 0;
+  auto data = std::make_unique<Data<TestType>>();
   for_random_cases<TestType>(true, [&](const TestType& model, const Vector& q, const Vector&,
                                        const Vector&) {
     const auto m = crba(model, q);
@@ -50,6 +53,11 @@ TEMPLATE_LIST_TEST_CASE("M column i equals rnea(q, 0, e_i) - rnea(q, 0, 0)", "[i
     const double err = relative_error(m, from_rnea);
     worst = std::max(worst, err);
     REQUIRE(err < 1e-12);
+    // crba picks its coordinates by the chain length (config.hpp): both forms, on every chain
+    detail::crba_link_coordinates(model, *data, q);
+    REQUIRE(relative_error(data->M, from_rnea) < 1e-12);
+    detail::crba_base_coordinates(model, *data, q);
+    REQUIRE(relative_error(data->M, from_rnea) < 1e-12);
   });
   WARN("n = " << TestType::nq << ": worst |M - M_rnea| = " << worst);
 }

@@ -1,20 +1,93 @@
 /// @file
-/// Partial derivatives of forward dynamics: d qdd / d q, d qdd / d qd and d qdd / d tau = M^-1.
+/// Partial derivatives of forward dynamics: d qdd / d q, d qdd / d qd and d qdd / d tau = M^-1,
+/// in O(n^2) on a chain.
 ///
-/// First version, by the implicit-function route of Carpentier and Mansard, RSS 2018 (sec.
-/// IV-A, eq. (13)): forward dynamics qdd = FD(q, qd, tau) solves tau = ID(q, qd, qdd), so
-/// differentiating ID(q, qd, FD(q, qd, tau)) = tau gives
+/// The implicit-function route of Carpentier and Mansard, RSS 2018 (sec. IV-A, eq. (13)):
+/// forward dynamics qdd = FD(q, qd, tau) solves tau = ID(q, qd, qdd), so differentiating
+/// ID(q, qd, FD(q, qd, tau)) = tau gives
 ///     d qdd / d q  = -M^-1 d ID / d q,    d qdd / d qd = -M^-1 d ID / d qd,
 ///     d qdd / d tau = M^-1,
-/// with the ID derivatives of rnea_derivatives evaluated at qdd = aba(q, qd, tau), and M^-1 by
-/// inverse_mass_matrix (O(n^2), without forming M). The two products with M^-1 are O(n^3).
+/// with the ID derivatives of rnea_derivatives evaluated at qdd = aba(q, qd, tau).
+///
+/// The three products with M^-1 are not formed as dense n^3 products: aba has already
+/// factorized M in its tip-to-base pass (the articulated-body inertias; in base coordinates
+/// U_i = IA_i S_i and D_i = S_i^T U_i + armature_i, RBDA Table 7.1), and with zero velocity and
+/// zero gravity ABA maps joint forces b to M^-1 b (RBDA sec. 7.3). Its two remaining passes,
+/// run for all 3n right-hand sides (the columns of -dtau_dq, -dtau_dqd and the identity)
+/// together, are, with P (pA_i, one row per right-hand side) and A (a_i, likewise):
+///     tip to base:  u_i = b_i - P S_i,            P += (u_i / D_i) U_i^T,
+///     base to tip:  x_i = (u_i - A U_i) / D_i,    A += x_i S_i^T,
+/// 4 multiply-adds of 6 per link and right-hand side: ~75 n^2 flops in all, against the 4 n^3
+/// of two dense products plus M^-1 by inverse_mass_matrix (whose per-column walks transform
+/// between link frames). The right-hand sides are stored one per row (the solution of link i
+/// for all of them is a contiguous column), so every step is a vector operation over them.
 #pragma once
 
 #include "chaindyn/algorithms/aba.hpp"
-#include "chaindyn/algorithms/inverse_mass_matrix.hpp"
 #include "chaindyn/algorithms/rnea_derivatives.hpp"
 
 namespace chaindyn {
+
+namespace detail {
+
+/// Y <- Y M^-1 (i.e. (M^-1 Y^T)^T, M symmetric) for each of ys...: each row of a Y, a
+/// right-hand side b^T on entry, becomes (M^-1 b)^T, by the two last passes of ABA with zero
+/// velocity and gravity on the factorization aba left in `data` (oS, oU, D: see the file
+/// comment). p[g] and a[g] are n x 6 scratch matrices (P and A above) for the g-th Y.
+/// O(n^2) per Y of n rows; noexcept, no allocation.
+///
+/// Written as axpy on the columns of p and a (contiguous, one entry per right-hand side), the
+/// six terms of each 6-vector product in two independent sums, and the Ys interleaved link by
+/// link: one Y at a time, the chain of dependent multiply-adds set the pace (g++ 12, iiwa:
+/// 600 ns for the three solves as Eigen products of these small fixed sizes, one at a time).
+template <typename Model, typename Scratch, typename... Ys>
+inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data<Model>& data,
+                                                  Scratch* p, Scratch* a, Ys&... ys) noexcept {
+  using Scalar = typename Model::Scalar;
+  constexpr std::size_t count = sizeof...(Ys);
+  for (std::size_t g = 0; g < count; ++g) p[g].setZero();
+  model.for_each_joint_reverse_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    const Force<Scalar>& uf = data.oU[i];
+    const Scalar inv_d = Scalar(1) / data.D[k];
+    std::size_t g = 0;
+    const auto step = [&](auto& y) CHAINDYN_ALWAYS_INLINE {
+      Scratch& pg = p[g++];
+      auto u = y.col(k);  // u_i = b_i - S_i^T pA_i
+      u -= (s.angular[0] * pg.col(0) + s.angular[1] * pg.col(1) + s.angular[2] * pg.col(2)) +
+           (s.linear[0] * pg.col(3) + s.linear[1] * pg.col(4) + s.linear[2] * pg.col(5));
+      if (i > 0) {  // pA_p(i) += U_i u_i / D_i
+        for (int c = 0; c < 3; ++c) pg.col(c) += (uf.angular[c] * inv_d) * u;
+        for (int c = 0; c < 3; ++c) pg.col(3 + c) += (uf.linear[c] * inv_d) * u;
+      }
+    };
+    (step(ys), ...);
+  });
+  for (std::size_t g = 0; g < count; ++g) a[g].setZero();
+  model.for_each_joint_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    const Force<Scalar>& uf = data.oU[i];
+    const Scalar inv_d = Scalar(1) / data.D[k];
+    std::size_t g = 0;
+    const auto step = [&](auto& y) CHAINDYN_ALWAYS_INLINE {
+      Scratch& ag = a[g++];
+      auto x = y.col(k);  // x_i = (u_i - U_i^T a_p(i)) / D_i
+      x = (x - (uf.angular[0] * ag.col(0) + uf.angular[1] * ag.col(1) +
+                uf.angular[2] * ag.col(2)) -
+           (uf.linear[0] * ag.col(3) + uf.linear[1] * ag.col(4) + uf.linear[2] * ag.col(5))) *
+          inv_d;
+      if (std::size_t(k) + 1 < std::size_t(Model::nq)) {  // a_i = a_p(i) + S_i x_i
+        for (int c = 0; c < 3; ++c) ag.col(c) += s.angular[c] * x;
+        for (int c = 0; c < 3; ++c) ag.col(3 + c) += s.linear[c] * x;
+      }
+    };
+    (step(ys), ...);
+  });
+}
+
+}  // namespace detail
 
 /// The result of the returning form of aba_derivatives.
 template <typename Model>
@@ -25,8 +98,8 @@ struct AbaDerivatives {
 };
 
 /// d qdd / d q, d qdd / d qd and M^-1 of aba(model, q, qd, tau) (friction and armature
-/// included). noexcept, no allocation. Fills dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau,
-/// dd.data.qdd (= aba), and what aba, rnea_derivatives and inverse_mass_matrix fill.
+/// included), O(n^2). noexcept, no allocation. Fills dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau,
+/// dd.data.qdd (= aba), and what aba and rnea_derivatives fill (not data.Minv).
 template <typename Model, typename Q, typename Qd, typename Tau>
 void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
                      const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
@@ -36,13 +109,30 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   using Vector = typename Model::Vector;
   Data<Model>& data = dd.data;
-  aba(model, data, q, qd, tau);
+  aba(model, data, q, qd, tau);  // qdd and the factorization oU, D (kept by rnea_derivatives)
   const Vector qdd = data.qdd;
   rnea_derivatives(model, dd, q, qd, qdd);
-  inverse_mass_matrix(model, data, q);
-  dd.dqdd_dtau = data.Minv;
-  dd.dqdd_dq.noalias() = -(dd.dqdd_dtau * dd.dtau_dq);
-  dd.dqdd_dqd.noalias() = -(dd.dqdd_dtau * dd.dtau_dqd);
+  // The right-hand sides, one per row: -dtau_dq^T, -dtau_dqd^T, I (M^-1 I = M^-1, symmetric).
+  constexpr int n = Model::nq;
+  if constexpr (DerivativesData<Model>::solve_padded) {
+    auto& y = dd.solve_y;  // rows n.. stay zero through the solve
+    y[0].template topRows<n>() = -dd.dtau_dq.transpose();
+    y[1].template topRows<n>() = -dd.dtau_dqd.transpose();
+    y[2].template topRows<n>().setIdentity();
+    for (auto& m : y) m.template bottomRows<DerivativesData<Model>::solve_rows - n>().setZero();
+    detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), y[0], y[1], y[2]);
+    dd.dqdd_dq = y[0].template topRows<n>().transpose();
+    dd.dqdd_dqd = y[1].template topRows<n>().transpose();
+    dd.dqdd_dtau = y[2].template topRows<n>();
+  } else {
+    dd.dqdd_dq = -dd.dtau_dq.transpose();
+    dd.dqdd_dqd = -dd.dtau_dqd.transpose();
+    dd.dqdd_dtau.setIdentity();
+    detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), dd.dqdd_dq,
+                           dd.dqdd_dqd, dd.dqdd_dtau);
+    dd.dqdd_dq.transposeInPlace();
+    dd.dqdd_dqd.transposeInPlace();
+  }
   data.qdd = qdd;
 }
 

@@ -1,19 +1,33 @@
 /// @file
 /// The joint-space mass matrix by the Composite Rigid Body Algorithm (RBDA Table 6.2).
+///
+/// Two coordinate choices, picked at compile time by the chain length (config.hpp,
+/// CHAINDYN_CRBA_BASE_COORDINATES_FROM):
+/// - link coordinates (RBDA Table 6.2 as written): the composite inertia I^c_i and the force
+///   F = I^c_i S_i are carried from link to parent, M_ji = S_j^T (Xup^T ... F); each ancestor
+///   pair costs one force transform, and S_j^T is a single component (the joint's axis is
+///   known at compile time);
+/// - base coordinates (RBDA sec. 6.2 allows any coordinates; Pinocchio's CRBA works so): every
+///   S_i and I_i is expressed in the base frame once per link, I^c_i = sum_{k>=i} oI_k needs no
+///   transform, and M_ji = oS_j . (oI^c_i oS_i) is one 6-vector dot product per pair.
+/// The first is cheaper on short chains (no base-frame poses), the second per ancestor pair.
 #pragma once
 
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/model/data.hpp"
 
+#include <algorithm>
+
 namespace chaindyn {
 
-/// M(q), symmetric positive definite, both triangles filled, armature on the diagonal.
-/// Fills data.M (and data.liMi, data.Ic).
-template <typename Model, typename Q>
-void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q) noexcept {
-  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+namespace detail {
+
+/// CRBA in link coordinates (RBDA Table 6.2). Fills data.M, data.liMi, data.Ic.
+template <typename Model>
+inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, DataFor<Model>& data,
+                                                         const typename Model::Vector& q) noexcept {
   using Scalar = typename Model::Scalar;
-  detail::joint_poses(model, data, detail::as_joint_vector<Model>(q.derived()));
+  detail::joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.Ic[i] = model.inertia(i);  // I^c_i = I_i                              RBDA Table 6.2
   });
@@ -31,6 +45,63 @@ void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& 
     // I^c_p(i) += Xup_i^T I^c_i Xup_i
     if (i > 0) data.Ic[i - 1] += data.Ic[i].transformed_by(data.liMi[i]);
   });
+}
+
+/// CRBA in base coordinates (see the file comment). Fills data.M, data.liMi, data.oMi, data.oS,
+/// data.oIc.
+template <typename Model>
+inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, DataFor<Model>& data,
+                                                         const typename Model::Vector& q) noexcept {
+  using Scalar = typename Model::Scalar;
+  // The lower triangle: stored beside the upper one while M fits in L1 (n <= 64 doubles);
+  // beyond, by blocks of 8 x 8 after the pass (at n = 128 the row-wise stores in the pass
+  // doubled the cost: g++ 12, 38 vs 17.5 us; at n = 64 the blocked copy costs 16 %).
+  constexpr Eigen::Index n = Model::nq;
+  constexpr bool transpose_after = n * n * Eigen::Index(sizeof(Scalar)) > 32768;
+  world_kinematics(model, data, q);  // oMi, oS
+  model.for_each_joint_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+    data.oIc[i] = model.inertia(i).transformed_by(data.oMi[i]);  // oI_i
+  });
+  model.for_each_joint_reverse_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+    const auto ki = Eigen::Index(i);
+    if (i + 1 < std::size_t(Model::nq)) data.oIc[i] += data.oIc[i + 1];  // oI^c_i
+    const Force<Scalar> f = data.oIc[i] * data.oS[i];
+    data.M(ki, ki) = dot(data.oS[i], f) + model.armature()[ki];
+    for (std::size_t j = 0; j < i; ++j) {
+      const auto kj = Eigen::Index(j);
+      data.M(kj, ki) = dot(data.oS[j], f);
+      if constexpr (!transpose_after) data.M(ki, kj) = data.M(kj, ki);
+    }
+  });
+  if constexpr (transpose_after) {
+    constexpr Eigen::Index b = 8;
+    for (Eigen::Index j0 = 0; j0 < n; j0 += b) {
+      for (Eigen::Index i0 = j0; i0 < n; i0 += b) {
+        for (Eigen::Index j = j0; j < std::min(j0 + b, n); ++j) {
+          for (Eigen::Index i = std::max(i0, j + 1); i < std::min(i0 + b, n); ++i) {
+            data.M(i, j) = data.M(j, i);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace detail
+
+/// M(q), symmetric positive definite, both triangles filled, armature on the diagonal.
+/// Fills data.M; for chains shorter than CHAINDYN_CRBA_BASE_COORDINATES_FROM (9) joints also
+/// data.liMi and data.Ic (link coordinates), from there on data.liMi, oMi, oS and oIc (base
+/// coordinates; see the file comment).
+template <typename Model, typename Q>
+void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q) noexcept {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto& qv = detail::as_joint_vector<Model>(q.derived());
+  if constexpr (Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
+    detail::crba_base_coordinates(model, data, qv);
+  } else {
+    detail::crba_link_coordinates(model, data, qv);
+  }
 }
 
 /// Returning form of crba: any Eigen vector, size checked (throws ArgumentError).

@@ -37,10 +37,25 @@
 #include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/model/data.hpp"
 
+#include <array>
 #include <memory>
 #include <type_traits>
 
 namespace chaindyn {
+
+namespace detail {
+/// n rounded up to a whole number of Eigen's SIMD packets of Scalar (n itself when Scalar has
+/// no packet, e.g. AutoDiff).
+template <typename Scalar>
+constexpr int padded_to_packets(int n) {
+  constexpr int w = Eigen::internal::packet_traits<Scalar>::Vectorizable
+                        ? int(Eigen::internal::packet_traits<Scalar>::size)
+                        : 1;
+  return (n + w - 1) / w * w;
+}
+/// DerivativesData::solve_y when no padding is needed
+struct Unpadded {};
+}  // namespace detail
 
 /// The workspace of rnea_derivatives and aba_derivatives: a Data<Model> (`data`: the kinematics,
 /// the RNEA and ABA intermediates, tau, qdd, Minv; pass it to any other in-place algorithm) and
@@ -67,6 +82,18 @@ struct DerivativesData {
   PerLink<Force<Scalar>> of;          ///< F_k = sum_{i>=k} f_i
   PerLink<Motion<Scalar>> psi;        ///< psi_j = S_j x v_{j-1}
   PerLink<Motion<Scalar>> upsilon;    ///< u_j = S_j x a_{j-1} - psi_j x v_{j-1}
+
+  // aba_derivatives' solves with M^-1 (aba_derivatives.hpp): the right-hand sides one per row,
+  // their count padded to a whole number of SIMD packets (Eigen's packet size for Scalar: 8
+  // doubles with AVX-512, 4 with AVX, 1 for non-SIMD scalars), and pA_i and a_i likewise.
+  static constexpr int solve_rows = detail::padded_to_packets<Scalar>(Model::nq);
+  static constexpr bool solve_padded = solve_rows != Model::nq;
+  using SolveScratch = Eigen::Matrix<Scalar, solve_rows, 6>;
+  using SolveRows = Eigen::Matrix<Scalar, solve_rows, Model::nq>;
+  std::array<SolveScratch, 3> solve_p;
+  std::array<SolveScratch, 3> solve_a;
+  /// the right-hand sides when padded (else the solves run in the result matrices)
+  std::conditional_t<solve_padded, std::array<SolveRows, 3>, detail::Unpadded> solve_y;
 };
 
 template <typename Model>
