@@ -301,26 +301,38 @@ inline void merge_inertia(const Document& d, const Bodies& b, std::size_t body,
   out.inertia = (0.5 * (out.inertia + out.inertia.transpose())).eval();
 }
 
-/// The eigenvalues of a symmetric 3x3 matrix, ascending, in closed form: O. K. Smith,
-/// "Eigenvalues of a symmetric 3x3 matrix", Communications of the ACM 4(4):168, 1961
-/// (A = q 1 + p B, det(B)/2 = cos(3 phi)).
-inline Eigen::Vector3d symmetric_eigenvalues(const Eigen::Matrix3d& a) {
-  const double p1 = a(0, 1) * a(0, 1) + a(0, 2) * a(0, 2) + a(1, 2) * a(1, 2);
-  Eigen::Vector3d e;
-  if (p1 == 0.0) {
-    e = a.diagonal();
-  } else {
-    const double q = a.trace() / 3.0;
-    const double d0 = a(0, 0) - q, d1 = a(1, 1) - q, d2 = a(2, 2) - q;
-    const double p = std::sqrt((d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * p1) / 6.0);
-    const Eigen::Matrix3d bm = (a - q * Eigen::Matrix3d::Identity()) / p;
-    const double r = std::clamp(bm.determinant() / 2.0, -1.0, 1.0);
-    const double phi = std::acos(r) / 3.0;
-    const double two_pi_3 = 2.0943951023931955;  // 2 pi / 3
-    e[2] = q + 2.0 * p * std::cos(phi);
-    e[0] = q + 2.0 * p * std::cos(phi + two_pi_3);
-    e[1] = 3.0 * q - e[0] - e[2];
+/// The eigenvalues of a symmetric 3x3 matrix, ascending, by the cyclic Jacobi method (Golub and
+/// Van Loan, Matrix Computations, 4th ed., sec. 8.5.2-8.5.3): plane rotations J^T A J, each
+/// zeroing one off-diagonal entry, until the off-diagonal part vanishes against the diagonal.
+/// Accurate to rounding also for repeated eigenvalues, where the closed form (an arccos near
+/// +-1) loses half the digits -- and a placeholder inertia's moments are often repeated.
+inline Eigen::Vector3d symmetric_eigenvalues(Eigen::Matrix3d a) {
+  for (int sweep = 0; sweep < 32; ++sweep) {
+    const double off = a(0, 1) * a(0, 1) + a(0, 2) * a(0, 2) + a(1, 2) * a(1, 2);
+    const double diag = a(0, 0) * a(0, 0) + a(1, 1) * a(1, 1) + a(2, 2) * a(2, 2);
+    if (!(off > 1e-36 * diag)) break;  // also ends on a zero matrix
+    for (int p = 0; p < 2; ++p) {
+      for (int q = p + 1; q < 3; ++q) {
+        if (a(p, q) == 0.0) continue;
+        // t = tan of the rotation angle, the smaller root of t^2 + 2 theta t - 1 = 0
+        const double theta = (a(q, q) - a(p, p)) / (2.0 * a(p, q));
+        const double t = std::abs(theta) > 1e150
+                             ? 0.5 / theta
+                             : (theta >= 0.0 ? 1.0 : -1.0) /
+                                   (std::abs(theta) + std::sqrt(theta * theta + 1.0));
+        const double c = 1.0 / std::sqrt(t * t + 1.0);
+        const double s = t * c;
+        Eigen::Matrix3d j = Eigen::Matrix3d::Identity();
+        j(p, p) = c;
+        j(q, q) = c;
+        j(p, q) = s;
+        j(q, p) = -s;
+        a = (j.transpose() * a * j).eval();
+        a(p, q) = a(q, p) = 0.0;
+      }
+    }
   }
+  Eigen::Vector3d e = a.diagonal();
   std::sort(e.data(), e.data() + 3);
   return e;
 }
@@ -508,14 +520,16 @@ inline void report_off_chain(const Document& d, const Tree& t, const Bodies& b,
     const std::string type = supported(jr)
                                  ? std::string(type_name(jr.type))
                                  : std::string(type_name(jr.type)) + ", not supported on a chain";
+    // the subtree: its links, and one joint fewer than links inside it
+    const std::string what =
+        links.size() == 1
+            ? "link " + link_list(d, links)
+            : std::to_string(links.size()) + " links (" + link_list(d, links) + ") and " +
+                  std::to_string(links.size() - 1) +
+                  (links.size() == 2 ? " joint" : " joints") + " among them";
     out.report.diagnostics.push_back(Diagnostic{
         Diagnostic::Severity::note, Diagnostic::Kind::off_chain, jr.line, quoted("joint", jr.name),
-        "(" + type + ") is off " + chain + ": left out, with " +
-            (links.size() == 1 ? "link " : std::to_string(links.size()) + " links ") +
-            link_list(d, links) +
-            (links.size() > 1 ? " and the " + std::to_string(links.size() - 1) +
-                                    " joints between them"
-                              : std::string())});
+        "(" + type + ") is off " + chain + ": left out, with " + what});
   }
   for (const std::size_t l : b.order) {
     const LinkRecord& r = d.links[l];
