@@ -518,8 +518,9 @@ inline void report_off_chain(const Document& d, const Tree& t, const Bodies& b,
       if (dropped_by[l] == j) links.push_back(l);
     }
     const std::string type = supported(jr)
-                                 ? std::string(type_name(jr.type))
-                                 : std::string(type_name(jr.type)) + ", not supported on a chain";
+                                 ? std::string(type_name(jr.type)) + " joint"
+                                 : std::string(type_name(jr.type)) +
+                                       " joint (not supported on a chain)";
     // the subtree: its links, and one joint fewer than links inside it
     const std::string what =
         links.size() == 1
@@ -529,7 +530,7 @@ inline void report_off_chain(const Document& d, const Tree& t, const Bodies& b,
                   (links.size() == 2 ? " joint" : " joints") + " among them";
     out.report.diagnostics.push_back(Diagnostic{
         Diagnostic::Severity::note, Diagnostic::Kind::off_chain, jr.line, quoted("joint", jr.name),
-        "(" + type + ") is off " + chain + ": left out, with " + what});
+        type + " off " + chain + ": left out, with " + what});
   }
   for (const std::size_t l : b.order) {
     const LinkRecord& r = d.links[l];
