@@ -1036,7 +1036,7 @@ TEST_CASE("urdf real files: a placeholder inertia on the root link is reported a
   expect_same_dynamics(urdf::load<Iiwa>(path), clean, test::kSeed + 1302, 1e-14);
 }
 
-TEST_CASE("urdf real files: non-physical inertias off the chain are reported and ignored; on the chain they are refused by name",
+TEST_CASE("urdf real files: non-physical inertias off the chain are reported and ignored, on the chain they are refused by name",
           "[urdf][report][errors]") {
   const std::string path = fixture_dir + "/iiwa_off_chain_bad_inertia.urdf";
   const std::string text = read_text(path);
@@ -1073,7 +1073,7 @@ TEST_CASE("urdf real files: non-physical inertias off the chain are reported and
                       "InertiaPolicy::accept"});
 }
 
-TEST_CASE("urdf real files: a placeholder on a link welded to a chain link is reported; the merged body, physical, is used and equals the clean file's",
+TEST_CASE("urdf real files: a placeholder on a link welded to a chain link is reported, the merged body, physical, is used and equals the clean file's",
           "[urdf][report]") {
   const std::string path = fixture_dir + "/iiwa_welded_placeholder.urdf";
   const std::string text = read_text(path);
@@ -1092,7 +1092,7 @@ TEST_CASE("urdf real files: a placeholder on a link welded to a chain link is re
   expect_same_dynamics(a, clean, test::kSeed + 1304, 1e-14);
 }
 
-TEST_CASE("urdf real files: floating and planar joints off the path are left out and reported; on the path they are refused by name",
+TEST_CASE("urdf real files: floating and planar joints off the path are left out and reported, on the path they are refused by name",
           "[urdf][report][errors]") {
   const std::string path = fixture_dir + "/iiwa_floating_off_path.urdf";
   const std::string text = read_text(path);
@@ -1163,7 +1163,7 @@ TEST_CASE("urdf real files: a file without inertials loads for kinematics (has_d
   CHECK_FALSE(Ur5(massless, default_gravity<double>(), kinematics).has_dynamics());
 }
 
-TEST_CASE("urdf real files: continuous joints and a mimic joint on the chain load with the clean file's numbers; the mimic is reported",
+TEST_CASE("urdf real files: continuous joints and a mimic joint on the chain load with the clean file's numbers, the mimic is reported",
           "[urdf][report]") {
   using PandaFinger = Chain<double, RevoluteZ, RevoluteZ, RevoluteZ, RevoluteZ, RevoluteZ,
                             RevoluteZ, RevoluteZ, PrismaticZ>;
