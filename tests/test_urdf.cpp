@@ -1032,8 +1032,12 @@ TEST_CASE("urdf real files: a placeholder inertia on the root link is reported a
     CHECK(a.checks().physical_inertia);
     expect_same_dynamics(a, clean, test::kSeed + 1301, 1e-14);
   }
-  // the old entry points load it too (strict, no report)
+  // the old entry points load it too (strict, no report); describe_file gives the same report
   expect_same_dynamics(urdf::load<Iiwa>(path), clean, test::kSeed + 1302, 1e-14);
+  const urdf::Description d = urdf::describe_file(path);
+  CHECK(d.report.file == path);
+  CHECK(d.report.diagnostics.size() == 2);
+  CHECK(urdf::describe(text).report.file.empty());
 }
 
 TEST_CASE("urdf real files: non-physical inertias off the chain are reported and ignored, on the chain they are refused by name",
@@ -1200,7 +1204,9 @@ TEST_CASE("urdf real files: a placeholder inertia on a chain link is refused (st
                       "violates the triangle inequality of principal moments (I1 + I2 >= I3)",
                       "The link is on the chain (joint 'iiwa_joint_7', line " ,
                       "InertiaPolicy::repair", "InertiaPolicy::accept"});
-  Eigen::Matrix3d written = Eigen::Matrix3d::Constant(1e-4);
+  expect_parse_error([&] { urdf::describe_file(path); }, line,
+                     {"iiwa_chain_placeholder.urdf: line ", "link 'iiwa_link_7'", "triangle inequality"});
+  const Eigen::Matrix3d written = Eigen::Matrix3d::Constant(1e-4);
   const Iiwa clean = urdf::load<Iiwa>(data_dir + "/iiwa14_no_collision.urdf");
   std::array<Link<double>, 7> links;
   for (std::size_t i = 0; i < 7; ++i) links[i] = clean.link(i);
