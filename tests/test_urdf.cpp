@@ -9,9 +9,12 @@
 #include <chaindyn/identification.hpp>
 #include <chaindyn/urdf.hpp>
 
+#include <Eigen/Eigenvalues>
 #include <catch2/catch.hpp>
 #include <tinyxml2.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <cstdio>
@@ -907,4 +910,357 @@ TEST_CASE("urdf frames: a payload identified on RevoluteZ and on Revolute comes 
     identify(z);
     identify(r);
   });
+}
+
+// --- real robot files: only what the chain uses is checked (issue 13) ------------------------
+//
+// Fixtures in tests/data/urdf/fixtures, derived from the published files: each loads with the
+// expected report and the clean file's numbers. Expected lines are found in the fixture's text
+// (not by the parser).
+
+namespace {
+
+const std::string fixture_dir = data_dir + "/fixtures";
+using Iiwa = ChainN<double, 7, RevoluteZ>;
+
+/// The 1-based line of the first occurrence of `needle` in `text` (0 if none).
+int line_of(const std::string& text, const std::string& needle) {
+  const std::size_t at = text.find(needle);
+  if (at == std::string::npos) return 0;
+  int line = 1;
+  for (std::size_t i = 0; i < at; ++i) line += text[i] == '\n';
+  return line;
+}
+
+/// Checks that the report has exactly one finding of that kind on that element, with that
+/// severity and line, whose message holds every fragment.
+void expect_finding(const urdf::Report& report, urdf::Diagnostic::Kind kind,
+                    urdf::Diagnostic::Severity severity, const std::string& element, int line,
+                    std::initializer_list<const char*> fragments) {
+  INFO(urdf::to_string(report));
+  INFO("expected: " << element << " at line " << line);
+  int found = 0;
+  for (const urdf::Diagnostic& d : report.diagnostics) {
+    if (d.kind != kind || d.element != element) continue;
+    ++found;
+    CHECK(d.severity == severity);
+    CHECK(d.line == line);
+    for (const char* fragment : fragments) {
+      INFO("expected fragment: " << fragment);
+      CHECK(d.message.find(fragment) != std::string::npos);
+    }
+  }
+  CHECK(found == 1);
+}
+
+using Kind = urdf::Diagnostic::Kind;
+constexpr auto warning = urdf::Diagnostic::Severity::warning;
+constexpr auto note = urdf::Diagnostic::Severity::note;
+
+urdf::LoadOptions with(const std::string& tip,
+                       urdf::InertiaPolicy policy = urdf::InertiaPolicy::strict) {
+  urdf::LoadOptions o;
+  o.tip = tip;
+  o.inertia = policy;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("urdf real files: the published files load with notes only (what the chain leaves out), no warning",
+          "[urdf][report]") {
+  const std::string iiwa_text = read_text(data_dir + "/iiwa14_no_collision.urdf");
+  const urdf::Description iiwa = urdf::describe(iiwa_text);
+  CHECK(iiwa.report.warnings() == 0);
+  CHECK(iiwa.report.diagnostics.size() == 1);
+  expect_finding(iiwa.report, Kind::base_inertia, note, "link 'iiwa_link_0'",
+                 line_of(iiwa_text, "<link name=\"iiwa_link_0\">"),
+                 {"fixed to the root link 'base'", "(5 kg) is not part of the chain"});
+  CHECK(iiwa.checks.physical_inertia);
+  CHECK(iiwa.checks.regular);
+
+  const std::string panda_text = read_text(data_dir + "/panda.urdf");
+  const urdf::Description panda = urdf::describe(panda_text, "panda_hand");
+  CHECK(panda.report.warnings() == 0);
+  CHECK(panda.report.diagnostics.size() == 3);
+  expect_finding(panda.report, Kind::base_inertia, note, "link 'panda_link0'",
+                 line_of(panda_text, "<link name=\"panda_link0\">"),
+                 {"the root link is the base", "(0.629769 kg)"});
+  expect_finding(panda.report, Kind::off_chain, note, "joint 'panda_finger_joint1'",
+                 line_of(panda_text, "<joint name=\"panda_finger_joint1\""),
+                 {"prismatic joint off the chain from link 'panda_link0' to link 'panda_hand'",
+                  "left out, with link 'panda_leftfinger' (line 253)"});
+  expect_finding(panda.report, Kind::off_chain, note, "joint 'panda_finger_joint2'",
+                 line_of(panda_text, "<joint name=\"panda_finger_joint2\""),
+                 {"left out, with link 'panda_rightfinger'"});
+
+  const urdf::Description ur5 = urdf::describe(read_text(data_dir + "/ur5_robot.urdf"));
+  CHECK(ur5.report.warnings() == 0);
+  CHECK(ur5.report.count(Kind::base_inertia) == 1);
+  CHECK(ur5.report.diagnostics.size() == 1);
+
+  // a tip in the middle: what lies beyond it is listed
+  const urdf::Description to3 = urdf::describe(iiwa_text, "iiwa_link_3");
+  expect_finding(to3.report, Kind::off_chain, note, "joint 'iiwa_joint_4'",
+                 line_of(iiwa_text, "<joint name=\"iiwa_joint_4\""),
+                 {"left out, with 6 links ('iiwa_link_4' (line 170), 'iiwa_link_5'", "and 5 joints among them"});
+}
+
+TEST_CASE("urdf real files: a placeholder inertia on the root link is reported and ignored, the numbers are the clean file's",
+          "[urdf][report]") {
+  const std::string path = fixture_dir + "/iiwa_root_placeholder.urdf";
+  const std::string text = read_text(path);
+  const Iiwa clean = urdf::load<Iiwa>(data_dir + "/iiwa14_no_collision.urdf");
+  for (const auto policy : {urdf::InertiaPolicy::strict, urdf::InertiaPolicy::repair,
+                            urdf::InertiaPolicy::accept}) {
+    urdf::Report report;
+    const Iiwa a = urdf::load<Iiwa>(path, with("", policy), &report);
+    CHECK(report.file == path);
+    CHECK(report.diagnostics.size() == 2);
+    CHECK(report.warnings() == 1);
+    const int line = line_of(text, "<link name=\"base\">");
+    expect_finding(report, Kind::base_inertia, warning, "link 'base'", line,
+                   {"<inertial>: inertia [1e-06 1e-06 1e-06;", "violates the triangle inequality",
+                    "ignored (the root link is the base, fixed to the world"});
+    expect_finding(report, Kind::base_inertia, note, "link 'iiwa_link_0'",
+                   line_of(text, "<link name=\"iiwa_link_0\">"), {"(5 kg) is not part of the chain"});
+    // printable: file:line: severity: element: message, one per line
+    const std::string printed = urdf::to_string(report);
+    CHECK(printed.find(path + ":" + std::to_string(line) + ": warning: link 'base': <inertial>: ") == 0);
+    CHECK(std::count(printed.begin(), printed.end(), '\n') == 2);
+    CHECK(a.has_dynamics());
+    CHECK(a.checks().physical_inertia);
+    expect_same_dynamics(a, clean, test::kSeed + 1301, 1e-14);
+  }
+  // the old entry points load it too (strict, no report); describe_file gives the same report
+  expect_same_dynamics(urdf::load<Iiwa>(path), clean, test::kSeed + 1302, 1e-14);
+  const urdf::Description d = urdf::describe_file(path);
+  CHECK(d.report.file == path);
+  CHECK(d.report.diagnostics.size() == 2);
+  CHECK(urdf::describe(text).report.file.empty());
+}
+
+TEST_CASE("urdf real files: non-physical inertias off the chain are reported and ignored, on the chain they are refused by name",
+          "[urdf][report][errors]") {
+  const std::string path = fixture_dir + "/iiwa_off_chain_bad_inertia.urdf";
+  const std::string text = read_text(path);
+  urdf::Report report;
+  const Iiwa a = urdf::load<Iiwa>(path, with("iiwa_link_7"), &report);
+  CHECK(report.warnings() == 2);
+  expect_finding(report, Kind::off_chain, note, "joint 'camera_pan_joint'",
+                 line_of(text, "<joint name=\"camera_pan_joint\""),
+                 {"revolute joint off the chain from link 'base' to link 'iiwa_link_7'",
+                  "left out, with 2 links ('camera_mount'", "'camera_link'", ") and 1 joint among them"});
+  expect_finding(report, Kind::off_chain_inertia, warning, "link 'camera_mount'",
+                 line_of(text, "<link name=\"camera_mount\">"),
+                 {"triangle inequality", "ignored (the link is off the chain",
+                  "left out with joint 'camera_pan_joint'"});
+  expect_finding(report, Kind::off_chain_inertia, warning, "link 'camera_link'",
+                 line_of(text, "<link name=\"camera_link\">"), {"triangle inequality", "ignored"});
+  expect_same_dynamics(a, urdf::load<Iiwa>(data_dir + "/iiwa14_no_collision.urdf"),
+                       test::kSeed + 1303, 1e-14);
+  // without a tip the tree branches at link 3
+  expect_parse_error([&] { urdf::load<Iiwa>(path); }, line_of(text, "<link name=\"iiwa_link_3\">"),
+                     {"iiwa_off_chain_bad_inertia.urdf", "link 'iiwa_link_3'", "the tree branches",
+                      "joint 'iiwa_joint_4'", "joint 'camera_pan_joint'", "name the tip link"});
+  // to the camera, the mount is a chain link: its merged body (with the camera fixed to it) is
+  // checked, and refused with the file, the line, the parts, the rule and what to do
+  const std::string parts =
+      "the merged body of this chain link and the links fixed to it ('camera_link' (line " +
+      std::to_string(line_of(text, "<link name=\"camera_link\">")) + "))";
+  expect_parse_error([&] { urdf::load<ChainN<double, 4, RevoluteZ>>(path, "camera_link"); },
+                     line_of(text, "<link name=\"camera_mount\">"),
+                     {"iiwa_off_chain_bad_inertia.urdf", "link 'camera_mount'", parts.c_str(),
+                      "violates the triangle inequality",
+                      "The link is on the chain (joint 'camera_pan_joint'",
+                      "correct the file, or load with LoadOptions::inertia = InertiaPolicy::repair",
+                      "InertiaPolicy::accept"});
+}
+
+TEST_CASE("urdf real files: a placeholder on a link welded to a chain link is reported, the merged body, physical, is used and equals the clean file's",
+          "[urdf][report]") {
+  const std::string path = fixture_dir + "/iiwa_welded_placeholder.urdf";
+  const std::string text = read_text(path);
+  urdf::Report report;
+  const Iiwa a = urdf::load<Iiwa>(path, urdf::LoadOptions{}, &report);
+  CHECK(report.warnings() == 1);
+  expect_finding(report, Kind::welded_inertia, warning, "link 'iiwa_link_ee_kuka'",
+                 line_of(text, "<link name=\"iiwa_link_ee_kuka\">"),
+                 {"its own <inertial> (0.0001 kg): inertia [1e-08 1e-08 1e-08;",
+                  "violates the triangle inequality", "fixed to chain link 'iiwa_link_7'",
+                  "whose merged body (1.2 kg)", "is physical: used as merged, nothing changed"});
+  const Iiwa clean = urdf::load<Iiwa>(data_dir + "/iiwa14_no_collision.urdf");
+  CHECK(a.link(6).mass == Approx(1.2).epsilon(1e-15));
+  CHECK(relative_error(a.link(6).com, clean.link(6).com) < 1e-14);
+  CHECK(relative_error(a.link(6).inertia, clean.link(6).inertia) < 1e-12);
+  expect_same_dynamics(a, clean, test::kSeed + 1304, 1e-14);
+}
+
+TEST_CASE("urdf real files: floating and planar joints off the path are left out and reported, on the path they are refused by name",
+          "[urdf][report][errors]") {
+  const std::string path = fixture_dir + "/iiwa_floating_off_path.urdf";
+  const std::string text = read_text(path);
+  urdf::Report report;
+  const Iiwa a = urdf::load<Iiwa>(path, urdf::LoadOptions{}, &report);  // the default leaf
+  CHECK(report.warnings() == 0);
+  expect_finding(report, Kind::off_chain, note, "joint 'object_joint'",
+                 line_of(text, "<joint name=\"object_joint\""),
+                 {"floating joint (not supported on a chain) off the chain", "with link 'object'"});
+  expect_finding(report, Kind::off_chain, note, "joint 'cart_joint'",
+                 line_of(text, "<joint name=\"cart_joint\""),
+                 {"planar joint (not supported on a chain) off the chain", "with link 'cart'"});
+  expect_same_dynamics(a, urdf::load<Iiwa>(data_dir + "/iiwa14_no_collision.urdf"),
+                       test::kSeed + 1305, 1e-14);
+  expect_parse_error([&] { urdf::load<ChainN<double, 1, RevoluteZ>>(path, "object"); },
+                     line_of(text, "<joint name=\"object_joint\""),
+                     {"joint 'object_joint'", "joint type 'floating' is not supported on a chain",
+                      "it lies on the path from the root link 'base' to the tip link 'object'",
+                      "Name a tip link before it, or make its child link 'object' the root"});
+  expect_parse_error([&] { urdf::load<ChainN<double, 1, RevoluteZ>>(path, "cart"); },
+                     line_of(text, "<joint name=\"cart_joint\""),
+                     {"joint 'cart_joint'", "joint type 'planar' is not supported on a chain"});
+}
+
+TEST_CASE("urdf real files: a file without inertials loads for kinematics (has_dynamics false), frame poses and Jacobians equal the clean file's",
+          "[urdf][report][kinematics]") {
+  using Ur5 = ChainN<double, 6, RevoluteZ>;
+  const std::string path = fixture_dir + "/ur5_no_inertials.urdf";
+  const std::string text = read_text(path);
+  const Ur5 clean = urdf::load<Ur5>(data_dir + "/ur5_robot.urdf");
+  CHECK(clean.has_dynamics());
+  for (const auto policy : {urdf::InertiaPolicy::strict, urdf::InertiaPolicy::repair,
+                            urdf::InertiaPolicy::accept}) {
+    urdf::Report report;
+    const Ur5 k = urdf::load<Ur5>(path, with("", policy), &report);
+    CHECK(report.diagnostics.size() == 1);
+    expect_finding(report, Kind::kinematics_only, warning, "robot 'ur5'",
+                   line_of(text, "<robot name=\"ur5\">"),
+                   {"no link of the chain from link 'world' to link 'wrist_3_link' has mass or inertia",
+                    "loaded for kinematics only", "has_dynamics() is false"});
+    CHECK_FALSE(k.has_dynamics());
+    CHECK_FALSE(k.checks().regular);
+    CHECK_FALSE(k.cast<float>().has_dynamics());
+    std::mt19937 gen(test::kSeed + 1306);
+    for (int s = 0; s < 5; ++s) {
+      const Ur5::Vector q = test::random_state<Ur5::Vector>(gen, 3.1);
+      for (const char* frame : {"tool0", "ee_link", "wrist_3_link", "forearm_link", "base"}) {
+        INFO(frame);
+        const Transform<double> x = frame_pose(k, q, frame), y = frame_pose(clean, q, frame);
+        CHECK(relative_error(x.rotation, y.rotation) < 1e-14);
+        CHECK(relative_error(x.translation, y.translation) < 1e-14);
+        for (const auto rf : {ReferenceFrame::world, ReferenceFrame::local}) {
+          CHECK(relative_error(jacobian(k, q, frame, rf), jacobian(clean, q, frame, rf)) < 1e-14);
+        }
+      }
+    }
+  }
+  // the model behind it: ModelChecks::regular off keeps a singular chain, default refuses it
+  std::array<Link<double>, 6> massless;
+  for (std::size_t i = 0; i < 6; ++i) massless[i] = clean.link(i);
+  for (auto& l : massless) {
+    l.mass = 0;
+    l.inertia.setZero();
+  }
+  CHECK_THROWS_WITH(Ur5(massless), Catch::Contains("moves no inertia"));
+  ModelChecks kinematics;
+  kinematics.regular = false;
+  CHECK_FALSE(Ur5(massless, default_gravity<double>(), kinematics).has_dynamics());
+}
+
+TEST_CASE("urdf real files: continuous joints and a mimic joint on the chain load with the clean file's numbers, the mimic is reported",
+          "[urdf][report]") {
+  using PandaFinger = Chain<double, RevoluteZ, RevoluteZ, RevoluteZ, RevoluteZ, RevoluteZ,
+                            RevoluteZ, RevoluteZ, PrismaticZ>;
+  const std::string path = fixture_dir + "/panda_mimic_continuous.urdf";
+  const std::string text = read_text(path);
+  urdf::Report report;
+  const PandaFinger a = urdf::load<PandaFinger>(path, with("panda_rightfinger"), &report);
+  CHECK(report.warnings() == 1);
+  CHECK(report.diagnostics.size() == 3);
+  expect_finding(report, Kind::mimic, warning, "joint 'panda_finger_joint2'",
+                 line_of(text, "<mimic joint=\"panda_finger_joint1\""),
+                 {"<mimic joint='panda_finger_joint1'> is not modelled",
+                  "an independent joint (its own q, qd, qdd and torque)"});
+  expect_finding(report, Kind::off_chain, note, "joint 'panda_finger_joint1'",
+                 line_of(text, "<joint name=\"panda_finger_joint1\""), {"with link 'panda_leftfinger'"});
+  CHECK(report.count(Kind::base_inertia) == 1);
+  const PandaFinger clean = urdf::load<PandaFinger>(data_dir + "/panda.urdf", "panda_rightfinger");
+  expect_same_dynamics(a, clean, test::kSeed + 1307, 1e-14);
+  // continuous: no position limits
+  REQUIRE(a.link(6).limits);
+  CHECK(a.link(6).limits->lower == -std::numeric_limits<double>::infinity());
+  CHECK(a.link(6).limits->upper == std::numeric_limits<double>::infinity());
+  CHECK(a.link(6).limits->effort == clean.link(6).limits->effort);
+  CHECK(clean.link(6).limits->upper == Approx(2.8973));
+}
+
+TEST_CASE("urdf real files: a placeholder inertia on a chain link is refused (strict), repaired by the smallest diagonal shift (repair) or kept (accept), each reported",
+          "[urdf][report][errors]") {
+  const std::string path = fixture_dir + "/iiwa_chain_placeholder.urdf";
+  const std::string text = read_text(path);
+  const int line = line_of(text, "<link name=\"iiwa_link_7\">");
+  expect_parse_error([&] { urdf::load<Iiwa>(path); }, line,
+                     {"iiwa_chain_placeholder.urdf: line ", "link 'iiwa_link_7': <inertial>: inertia [0.0001 0.0001 0.0001;",
+                      "violates the triangle inequality of principal moments (I1 + I2 >= I3)",
+                      "The link is on the chain (joint 'iiwa_joint_7', line " ,
+                      "InertiaPolicy::repair", "InertiaPolicy::accept"});
+  expect_parse_error([&] { urdf::describe_file(path); }, line,
+                     {"iiwa_chain_placeholder.urdf: line ", "link 'iiwa_link_7'", "triangle inequality"});
+  const Eigen::Matrix3d written = Eigen::Matrix3d::Constant(1e-4);
+  const Iiwa clean = urdf::load<Iiwa>(data_dir + "/iiwa14_no_collision.urdf");
+  std::array<Link<double>, 7> links;
+  for (std::size_t i = 0; i < 7; ++i) links[i] = clean.link(i);
+
+  SECTION("repair") {
+    urdf::Report report;
+    const Iiwa a = urdf::load<Iiwa>(path, with("", urdf::InertiaPolicy::repair), &report);
+    CHECK(report.warnings() == 1);
+    expect_finding(report, Kind::inertia_repaired, warning, "link 'iiwa_link_7'", line,
+                   {"violates the triangle inequality", "repaired (InertiaPolicy::repair): s = 0.0003 kg m^2",
+                    "mass and centre of mass unchanged"});
+    // independently: the principal moments by Eigen's solver, s = l3 - l1 - l2
+    const Eigen::Vector3d l = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(written).eigenvalues();
+    const double s = l[2] - l[1] - l[0];
+    CHECK(s == Approx(3e-4).epsilon(1e-12));
+    const Eigen::Matrix3d expected = written + s * Eigen::Matrix3d::Identity();
+    CHECK(relative_error(a.link(6).inertia, expected) < 1e-14);
+    CHECK(a.link(6).mass == 1.2);
+    // the smallest: a shift 0.1 % smaller still breaks the rule, the repaired tensor passes
+    CHECK(chaindyn::detail::inertia_problem(written + 0.999 * s * Eigen::Matrix3d::Identity()) != "");
+    CHECK(chaindyn::detail::inertia_problem(a.link(6).inertia) == "");
+    links[6].inertia = expected;
+    expect_same_dynamics(a, Iiwa(links), test::kSeed + 1308, 1e-14);
+  }
+  SECTION("accept") {
+    urdf::Report report;
+    const Iiwa a = urdf::load<Iiwa>(path, with("", urdf::InertiaPolicy::accept), &report);
+    CHECK(report.warnings() == 1);
+    expect_finding(report, Kind::inertia_accepted, warning, "link 'iiwa_link_7'", line,
+                   {"violates the triangle inequality", "kept as written (InertiaPolicy::accept)"});
+    CHECK(a.link(6).inertia == written);
+    CHECK_FALSE(a.checks().physical_inertia);
+    CHECK(a.has_dynamics());
+    links[6].inertia = written;
+    CHECK_THROWS_WITH(Iiwa(links), Catch::Contains("violates the triangle inequality"));
+    ModelChecks as_written;
+    as_written.physical_inertia = false;
+    expect_same_dynamics(a, Iiwa(links, default_gravity<double>(), as_written), test::kSeed + 1309, 1e-14);
+    CHECK_FALSE(a.cast<long double>().checks().physical_inertia);
+  }
+}
+
+TEST_CASE("urdf real files: the repair's principal moments (Smith's closed form) agree with Eigen's solver",
+          "[urdf][report]") {
+  std::mt19937 gen(test::kSeed + 1310);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int k = 0; k < 20; ++k) {
+    Eigen::Matrix3d a;
+    for (int r = 0; r < 3; ++r) {
+      for (int c = r; c < 3; ++c) a(r, c) = a(c, r) = u(gen);
+    }
+    if (k == 0) a = Eigen::Matrix3d::Constant(0.3);  // a double and a single eigenvalue
+    if (k == 1) a = Eigen::Vector3d(0.2, -0.1, 0.5).asDiagonal();
+    const Eigen::Vector3d e = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(a).eigenvalues();
+    CHECK((urdf::detail::symmetric_eigenvalues(a) - e).cwiseAbs().maxCoeff() < 1e-14);
+  }
 }

@@ -113,7 +113,7 @@
 /// The scalar of CHAINDYN_*_MODEL_CONSTRUCTION is the model's (double, float, ...).
 #define CHAINDYN_DETAIL_MODEL_CONSTRUCTION(prefix, Scalar)                                        \
   prefix template void chaindyn::detail::validate_link<Scalar>(const chaindyn::Link<Scalar>&,    \
-                                                               const std::string&)
+                                                               const std::string&, bool)
 #define CHAINDYN_DETAIL_KUKA_IIWA(prefix)                                                         \
   prefix template std::array<chaindyn::Link<double>, 7>                                           \
   chaindyn::robots::kuka_iiwa_links<double>();                                                    \

@@ -12,7 +12,20 @@
 /// - Fixed joints are merged: a link welded by fixed joints to a chain link adds its inertia to
 ///   that link's, and fixed joints between two moving joints compose into the second one's
 ///   placement (those before the first moving joint into the first one's).
-/// - `continuous` is revolute; `floating` and `planar` joints are refused.
+/// - `continuous` is revolute; `floating` and `planar` joints are refused on the path and left
+///   out elsewhere.
+/// - Only what the chain uses is checked: the rigid body of each chain link (its <inertial>
+///   with the links fixed to it merged in). The root link's inertia and everything off the path
+///   are reported (urdf::Report), not refused. A non-physical inertia on the chain is refused,
+///   repaired or kept as LoadOptions::inertia says (InertiaPolicy: strict, repair, accept). A
+///   chain without any mass loads for kinematics only (Chain::has_dynamics() false).
+///
+///     chaindyn::urdf::LoadOptions options;
+///     options.tip = "panda_hand";
+///     options.inertia = chaindyn::urdf::InertiaPolicy::repair;
+///     chaindyn::urdf::Report report;
+///     const Arm arm3 = chaindyn::urdf::load<Arm>("panda.urdf", options, &report);
+///     std::cout << report;   // one line per finding: file:line: warning: link 'x': ...
 /// - Joint slots with the axis in their type (RevoluteZ, PrismaticX, ...) accept any URDF axis:
 ///   the joint frame is turned by the rotation R_a that takes the type's axis e_K to the URDF
 ///   axis a (rotation_onto below), so q means the same motion; the next placement, the link's
@@ -26,3 +39,4 @@
 #include "chaindyn/urdf/description.hpp"
 #include "chaindyn/urdf/document.hpp"
 #include "chaindyn/urdf/error.hpp"
+#include "chaindyn/urdf/report.hpp"

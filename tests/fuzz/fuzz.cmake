@@ -15,7 +15,8 @@ set(CHAINDYN_FUZZ_SECONDS 30 CACHE STRING "How long the fuzz test runs (seconds)
 
 set(fuzz_dir ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 file(GLOB fuzz_inputs CONFIGURE_DEPENDS
-     ${fuzz_dir}/regressions/* ${fuzz_dir}/corpus/* ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf/*.urdf)
+     ${fuzz_dir}/regressions/* ${fuzz_dir}/corpus/* ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf/*.urdf
+     ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf/fixtures/*.urdf)
 
 set(chaindyn_libfuzzer OFF)
 if(CHAINDYN_FUZZ)
@@ -53,7 +54,8 @@ else()
   file(MAKE_DIRECTORY ${work_corpus} ${artifacts})
   # libFuzzer exits when a corpus directory does not exist: pass only those that do.
   set(seed_dirs "")
-  foreach(dir ${fuzz_dir}/corpus ${fuzz_dir}/regressions ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf)
+  foreach(dir ${fuzz_dir}/corpus ${fuzz_dir}/regressions ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf
+          ${CMAKE_CURRENT_SOURCE_DIR}/data/urdf/fixtures)
     if(IS_DIRECTORY ${dir})
       list(APPEND seed_dirs ${dir})
     endif()

@@ -1,7 +1,8 @@
 /// @file
 /// libFuzzer target over chaindyn's URDF parser: any byte string must either build a chain with
 /// finite dynamics or throw chaindyn::urdf::ParseError (a chaindyn::ModelError), never crash,
-/// hang, leak or trip a sanitizer. Built two ways (tests/CMakeLists.txt):
+/// hang, leak or trip a sanitizer -- under each inertia policy (strict, repair, accept), with
+/// the report printed. Built two ways (tests/CMakeLists.txt):
 ///   - with clang's -fsanitize=fuzzer (the `fuzz` stage of scripts/test runs it for a bounded
 ///     time over tests/fuzz/corpus + tests/data/urdf);
 ///   - with any compiler and CHAINDYN_FUZZ_STANDALONE: a main() that runs every file given on
@@ -13,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -34,14 +36,32 @@ void try_parse(std::string_view xml, std::string_view tip) {
   }
 }
 
+/// The same with LoadOptions and a Report: a policy that repairs or keeps a non-physical
+/// inertia must still give a chain the algorithms run on; the report must print.
+template <typename Chain>
+void try_parse(std::string_view xml, std::string_view tip, chaindyn::urdf::InertiaPolicy policy) {
+  chaindyn::urdf::LoadOptions options;
+  options.tip = std::string(tip);
+  options.inertia = policy;
+  chaindyn::urdf::Report report;
+  try {
+    const Chain chain = chaindyn::urdf::parse<Chain>(xml, options, &report);
+    const typename Chain::Vector q = Chain::Vector::Constant(0.3);
+    sink = chaindyn::rnea(chain, q, q, q)[0] + double(chain.has_dynamics());
+    sink = double(chaindyn::urdf::to_string(report).size());
+  } catch (const chaindyn::urdf::ParseError&) {
+  }
+}
+
 /// A chain of n revolute joints with z axes, from make_links' output.
 template <int N>
-void try_chain(const std::vector<chaindyn::Link<double>>& links) {
+void try_chain(const std::vector<chaindyn::Link<double>>& links,
+               const chaindyn::ModelChecks& checks) {
   using Chain = chaindyn::ChainN<double, N, chaindyn::RevoluteZ>;
   std::array<chaindyn::Link<double>, N> a;
   for (int i = 0; i < N; ++i) a[std::size_t(i)] = links[std::size_t(i)];
   try {
-    const Chain chain(a);
+    const Chain chain(a, chaindyn::default_gravity<double>(), checks);
     const typename Chain::Vector q = Chain::Vector::Constant(0.3);
     sink = chaindyn::rnea(chain, q, q, q)[0];
   } catch (const chaindyn::ModelError&) {
@@ -50,14 +70,22 @@ void try_chain(const std::vector<chaindyn::Link<double>>& links) {
 
 template <int... N>
 void try_chains(const std::vector<chaindyn::Link<double>>& links,
-                std::integer_sequence<int, N...>) {
-  ((links.size() == std::size_t(N) ? try_chain<N>(links) : void()), ...);
+                const chaindyn::ModelChecks& checks, std::integer_sequence<int, N...>) {
+  ((links.size() == std::size_t(N) ? try_chain<N>(links, checks) : void()), ...);
 }
 
 void parse_all(std::string_view xml) {
   using namespace chaindyn;
   // Past the joint count: describe the tree, then build the links for exactly the joints it
   // has, with axes turned onto z and with run-time axes, and a chain when they are revolute.
+  for (const auto policy : {urdf::InertiaPolicy::repair, urdf::InertiaPolicy::accept}) {
+    urdf::LoadOptions options;
+    options.inertia = policy;
+    try {
+      sink = double(urdf::to_string(urdf::describe(xml, options).report).size());
+    } catch (const urdf::ParseError&) {
+    }
+  }
   try {
     const urdf::Description d = urdf::describe(xml);
     std::vector<urdf::JointSlot> onto_z, runtime;
@@ -69,7 +97,7 @@ void parse_all(std::string_view xml) {
     }
     const std::vector<Link<double>> links = urdf::make_links(d, onto_z);
     urdf::make_links(d, runtime);
-    if (all_revolute) try_chains(links, std::integer_sequence<int, 1, 2, 3, 6, 7>{});
+    if (all_revolute) try_chains(links, d.checks, std::integer_sequence<int, 1, 2, 3, 6, 7>{});
   } catch (const urdf::ParseError&) {
   }
   // The typed entry points, with the default leaf and with a named tip ("link2" and "tip" are
@@ -79,6 +107,11 @@ void parse_all(std::string_view xml) {
   try_parse<ChainN<double, 7, Revolute>>(xml, {});
   try_parse<ChainN<double, 2, RevoluteZ>>(xml, "link2");
   try_parse<Chain<double, PrismaticZ>>(xml, "tip");
+  // The options: repair and accept (strict is the default above), to the default leaf and to
+  // a tip.
+  try_parse<ChainN<double, 2, RevoluteZ>>(xml, {}, urdf::InertiaPolicy::repair);
+  try_parse<ChainN<double, 7, RevoluteZ>>(xml, {}, urdf::InertiaPolicy::accept);
+  try_parse<ChainN<double, 2, Revolute>>(xml, "link2", urdf::InertiaPolicy::accept);
 }
 
 }  // namespace

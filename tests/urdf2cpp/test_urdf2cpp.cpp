@@ -3,10 +3,15 @@
 /// generated at build time from tests/data/urdf (tests/CMakeLists.txt): iiwa14 with axes
 /// turned onto z (ChainN<RevoluteZ>), Panda to its hand (the fingers are
 /// off the path) with run-time axes (ChainN<Revolute>), UR5 with its y axes turned onto z (the
-/// link frames the frame API converts from) -- with the file's named frames.
+/// link frames the frame API converts from) -- with the file's named frames; and two fixtures
+/// (tests/data/urdf/fixtures) built with relaxed checks: the UR5 without inertials
+/// (kinematics only) and the iiwa with a placeholder inertia on link 7 kept (--inertia accept),
+/// with the parser's report as comments.
 #include "generated_iiwa14.hpp"
+#include "generated_iiwa_accept.hpp"
 #include "generated_panda.hpp"
 #include "generated_ur5.hpp"
+#include "generated_ur5_kinematics.hpp"
 
 #include "chaindyn/algorithms/rnea.hpp"
 #include "chaindyn/urdf.hpp"
@@ -14,6 +19,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -112,4 +119,47 @@ TEST_CASE("urdf2cpp header equals urdf parse bit for bit - UR5 with axes turned 
   require_same_dynamics(generated, parsed);
   CHECK(generated.has_frame("tool0"));
   CHECK(generated.frame("tool0").link() == 5);
+}
+
+namespace {
+
+std::string generated_text(const std::string& name) {
+  std::ifstream in(std::string(CHAINDYN_GENERATED_DIR) + "/" + name, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("urdf2cpp: a kinematics-only file gives a header that builds the same kinematics-only chain, its report as comments",
+          "[urdf2cpp]") {
+  const auto generated = generated::ur5_kinematics();
+  const auto parsed = chaindyn::urdf::load<generated::ur5_kinematics_chain<double>>(
+      std::string(CHAINDYN_TEST_DATA_DIR) + "/urdf/fixtures/ur5_no_inertials.urdf");
+  require_same_links(generated, parsed);
+  require_same_frames(generated, parsed);
+  CHECK_FALSE(generated.has_dynamics());
+  CHECK_FALSE(parsed.has_dynamics());
+  const std::string text = generated_text("generated_ur5_kinematics.hpp");
+  CHECK(text.find("// chaindyn::urdf report (--inertia strict): 1 warning, 0 notes\n") != std::string::npos);
+  CHECK(text.find("ur5_no_inertials.urdf:3: warning: robot 'ur5': no link of the chain") != std::string::npos);
+  CHECK(text.find("checks.regular = false;") != std::string::npos);
+}
+
+TEST_CASE("urdf2cpp: --inertia accept gives a header that keeps the inertia as written, as urdf parse does",
+          "[urdf2cpp]") {
+  const auto generated = generated::iiwa_accept();
+  chaindyn::urdf::LoadOptions options;
+  options.inertia = chaindyn::urdf::InertiaPolicy::accept;
+  const auto parsed = chaindyn::urdf::load<generated::iiwa_accept_chain<double>>(
+      std::string(CHAINDYN_TEST_DATA_DIR) + "/urdf/fixtures/iiwa_chain_placeholder.urdf", options);
+  require_same_links(generated, parsed);
+  require_same_frames(generated, parsed);
+  require_same_dynamics(generated, parsed);
+  CHECK_FALSE(generated.checks().physical_inertia);
+  const std::string text = generated_text("generated_iiwa_accept.hpp");
+  CHECK(text.find("// chaindyn::urdf report (--inertia accept): 1 warning, 1 note\n") != std::string::npos);
+  CHECK(text.find("warning: link 'iiwa_link_7': <inertial>: inertia [0.0001") != std::string::npos);
+  CHECK(text.find("checks.physical_inertia = false;") != std::string::npos);
 }

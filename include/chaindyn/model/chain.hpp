@@ -193,6 +193,17 @@ class ChainBase {
     frames_.push_back(NamedFrame<Scalar, N>{std::move(name), f});
   }
 
+  /// False when the chain was built with ModelChecks::regular off and its mass matrix is
+  /// singular at every configuration the regularity check tries (a joint moves no mass: e.g. a
+  /// URDF without any <inertial> on the chain, loaded for kinematics). On such a chain the
+  /// kinematics (forward_kinematics, frame_pose, jacobian, jdot_qd) are exact and the dynamics
+  /// algorithms (rnea, crba, aba, ...) give meaningless numbers (aba divides by zero). Decided
+  /// when the chain is built: a payload set later does not change it. True for every chain
+  /// built with the default checks (the constructor refuses a singular one).
+  bool has_dynamics() const noexcept { return has_dynamics_; }
+  /// The checks the chain was built with (kept by cast()).
+  const ModelChecks& checks() const noexcept { return checks_; }
+
   void set_gravity(const Vector3<Scalar>& g) {
     if (!all_finite(g)) throw_model_error("gravity ", format_vector(g), " is not finite");
     gravity_ = g;
@@ -200,10 +211,12 @@ class ChainBase {
   }
 
  protected:
-  ChainBase(const std::array<Link<Scalar>, N>& links, const Vector3<Scalar>& g) : links_(links) {
+  ChainBase(const std::array<Link<Scalar>, N>& links, const Vector3<Scalar>& g,
+            const ModelChecks& checks)
+      : links_(links), checks_(checks) {
     for (std::size_t i = 0; i < std::size_t(N); ++i) {
       const Link<Scalar>& l = links_[i];
-      validate_link(l, where(i));
+      validate_link(l, where(i), checks.physical_inertia);
       placement_[i] = l.placement;
       link_inertia_[i] = inertia_[i] = Inertia<Scalar>::from_com(l.mass, l.com, l.inertia);
       damping_[Eigen::Index(i)] = l.dynamics.damping;
@@ -237,7 +250,8 @@ class ChainBase {
   /// joint models are built (which check the axes). set_payload and clear_payload need no second
   /// check: a payload only adds inertia, so M(q) only grows (in the positive semi-definite order)
   /// from the model checked here, and with it every pivot (a Schur complement of M).
-  void check_regular(const std::array<JointSlot, std::size_t(N)>& slots) const {
+  /// With ModelChecks::regular off, a singular model is kept and has_dynamics() is false.
+  void check_regular(const std::array<JointSlot, std::size_t(N)>& slots) {
     std::array<detail::PivotJoint, std::size_t(N)> js;
     for (std::size_t i = 0; i < std::size_t(N); ++i) {
       js[i] = detail::pivot_joint(slots[i], links_[i], inertia_[i], armature_[Eigen::Index(i)]);
@@ -245,6 +259,10 @@ class ChainBase {
     const int j = detail::find_singular_joint(js.data(), N);
     if (j >= 0) {
       const std::size_t i = std::size_t(j);
+      if (!checks_.regular) {
+        has_dynamics_ = false;
+        return;
+      }
       detail::throw_singular_joint(js[i], i, std::size_t(N), where(i));
     }
   }
@@ -323,6 +341,8 @@ class ChainBase {
   std::array<Transform<Scalar>, N> link_frame_{};
   std::array<bool, N> link_frame_turned_{};
   std::vector<NamedFrame<Scalar, N>> frames_;
+  ModelChecks checks_;
+  bool has_dynamics_ = true;
   Vector damping_, friction_, armature_;
   Vector3<Scalar> gravity_;
   Motion<Scalar> a0_;
@@ -345,17 +365,23 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
   using Base::nq;
   using JointModels = std::tuple<typename Joints::template model<Scalar>...>;
 
+  /// Builds the chain from its links, base to tip; throws ModelError on bad input. `checks`
+  /// (default: all) relaxes what is refused, for files loaded for kinematics or with inertias
+  /// kept as written (ModelChecks, model/link.hpp).
   explicit Chain(const std::array<Link<Scalar>, nq>& links,
-                 const Vector3<Scalar>& gravity = default_gravity<Scalar>())
-      : Base(links, gravity), joints_(make_joints(std::make_index_sequence<nq>{})) {
+                 const Vector3<Scalar>& gravity = default_gravity<Scalar>(),
+                 const ModelChecks& checks = ModelChecks{})
+      : Base(links, gravity, checks), joints_(make_joints(std::make_index_sequence<nq>{})) {
     this->check_regular(joint_slots());
   }
   explicit Chain(const std::vector<Link<Scalar>>& links,
-                 const Vector3<Scalar>& gravity = default_gravity<Scalar>())
-      : Chain(Base::to_array(links), gravity) {}
+                 const Vector3<Scalar>& gravity = default_gravity<Scalar>(),
+                 const ModelChecks& checks = ModelChecks{})
+      : Chain(Base::to_array(links), gravity, checks) {}
   Chain(std::initializer_list<Link<Scalar>> links,
-        const Vector3<Scalar>& gravity = default_gravity<Scalar>())
-      : Chain(std::vector<Link<Scalar>>(links), gravity) {}
+        const Vector3<Scalar>& gravity = default_gravity<Scalar>(),
+        const ModelChecks& checks = ModelChecks{})
+      : Chain(std::vector<Link<Scalar>>(links), gravity, checks) {}
 
   /// The same chain in scalar NewScalar (e.g. float, long double, an Eigen AutoDiffScalar):
   /// links (all members), gravity and payloads converted number by number, so a
@@ -365,7 +391,8 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
   template <typename NewScalar>
   Chain<NewScalar, Joints...> cast() const {
     Chain<NewScalar, Joints...> out(this->template links_as<NewScalar>(),
-                                    detail::matrix_cast<NewScalar>(this->gravity()));
+                                    detail::matrix_cast<NewScalar>(this->gravity()),
+                                    this->checks());
     this->copy_frames_to(out);
     this->copy_payloads_to(out);
     return out;
@@ -438,26 +465,31 @@ class ChainN : public detail::ChainBase<Scalar, N> {
   using Base::nq;
   using JointModel = typename Joint::template model<Scalar>;
 
+  /// Builds the chain; see Chain's constructor.
   explicit ChainN(const std::array<Link<Scalar>, N>& links,
-                  const Vector3<Scalar>& gravity = default_gravity<Scalar>())
-      : Base(links, gravity) {
+                  const Vector3<Scalar>& gravity = default_gravity<Scalar>(),
+                  const ModelChecks& checks = ModelChecks{})
+      : Base(links, gravity, checks) {
     for (std::size_t i = 0; i < std::size_t(N); ++i) {
       joints_[i] = JointModel(this->link(i).axis, this->where(i));
     }
     this->check_regular(joint_slots());
   }
   explicit ChainN(const std::vector<Link<Scalar>>& links,
-                  const Vector3<Scalar>& gravity = default_gravity<Scalar>())
-      : ChainN(Base::to_array(links), gravity) {}
+                  const Vector3<Scalar>& gravity = default_gravity<Scalar>(),
+                  const ModelChecks& checks = ModelChecks{})
+      : ChainN(Base::to_array(links), gravity, checks) {}
   ChainN(std::initializer_list<Link<Scalar>> links,
-         const Vector3<Scalar>& gravity = default_gravity<Scalar>())
-      : ChainN(std::vector<Link<Scalar>>(links), gravity) {}
+         const Vector3<Scalar>& gravity = default_gravity<Scalar>(),
+         const ModelChecks& checks = ModelChecks{})
+      : ChainN(std::vector<Link<Scalar>>(links), gravity, checks) {}
 
   /// The same chain in scalar NewScalar; see Chain::cast.
   template <typename NewScalar>
   ChainN<NewScalar, N, Joint> cast() const {
     ChainN<NewScalar, N, Joint> out(this->template links_as<NewScalar>(),
-                                    detail::matrix_cast<NewScalar>(this->gravity()));
+                                    detail::matrix_cast<NewScalar>(this->gravity()),
+                                    this->checks());
     this->copy_frames_to(out);
     this->copy_payloads_to(out);
     return out;

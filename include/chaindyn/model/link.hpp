@@ -75,6 +75,20 @@ struct Link {
   std::string joint_name = {};
 };
 
+/// What a chain's constructor refuses beyond what it always refuses (non-finite numbers, a
+/// negative mass, a non-symmetric inertia, an improper placement rotation, bad limits or joint
+/// dynamics). Both on by default; `urdf::LoadOptions` turns them off where the user asked for
+/// it (docs/urdf.md).
+struct ModelChecks {
+  /// Refuse an inertia that is not positive semi-definite or breaks the triangle inequality of
+  /// principal moments. Off: such an inertia is kept as given (urdf::InertiaPolicy::accept).
+  bool physical_inertia = true;
+  /// Refuse a model whose mass matrix is singular at every configuration (a joint that moves
+  /// no mass, e.g. a chain without any inertia). Off: such a model is built for kinematics
+  /// only, and its has_dynamics() is false (its dynamics mean nothing).
+  bool regular = true;
+};
+
 namespace detail {
 
 inline std::string link_label(std::size_t index, const std::string& name) {
@@ -120,9 +134,33 @@ inline std::string format_matrix(const Eigen::Matrix3d& m) {
   return os.str();
 }
 
+/// The physical-consistency rule a rigid body's rotational inertia about its centre of mass
+/// breaks, as a message fragment ("inertia [...] violates ..."), or an empty string if none:
+/// the tensor must be positive semi-definite, and its principal moments must satisfy the
+/// triangle inequality I1 + I2 >= I3 (they do iff the second moment of the mass distribution,
+/// Sigma = tr(I)/2 * 1 - I, is positive semi-definite). `inertia` must be symmetric and finite.
+/// Tolerance 1e-6 relative to the largest entry (a tensor on the boundary, e.g. a thin rod's,
+/// passes). The mass's sign is checked separately (validate_link).
+inline std::string inertia_problem(const Eigen::Matrix3d& inertia) {
+  constexpr double tol = 1e-6;
+  if (!symmetric_psd(inertia, tol)) {
+    return "inertia " + format_matrix(inertia) + " is not positive semi-definite";
+  }
+  const Eigen::Matrix3d sigma = 0.5 * inertia.trace() * Eigen::Matrix3d::Identity() - inertia;
+  if (!symmetric_psd(sigma, tol)) {
+    return "inertia " + format_matrix(inertia) +
+           " violates the triangle inequality of principal moments (I1 + I2 >= I3)";
+  }
+  return std::string();
+}
+
 /// Checks a link's numbers (not its axis: the joint model checks that). Throws ModelError.
+/// `physical_inertia` false (ModelChecks::physical_inertia, for inertias a user chose to keep as
+/// written): the inertia is not checked for positive semi-definiteness and the triangle
+/// inequality; everything else is.
 template <typename Scalar>
-void validate_link(const Link<Scalar>& link, const std::string& where) {
+void validate_link(const Link<Scalar>& link, const std::string& where,
+                   bool physical_inertia = true) {
   constexpr double tol = 1e-6;
   const Matrix3<Scalar>& r = link.placement.rotation;
   if (!all_finite(r) || !all_finite(link.placement.translation)) {
@@ -150,16 +188,9 @@ void validate_link(const Link<Scalar>& link, const std::string& where) {
   if (!((in - in.transpose()).cwiseAbs().maxCoeff() <= tol * scale)) {
     throw_model_error(where, ": inertia ", format_matrix(in), " is not symmetric");
   }
-  if (!symmetric_psd(in, tol)) {
-    throw_model_error(where, ": inertia ", format_matrix(in),
-                      " is not positive semi-definite");
-  }
-  // Principal moments satisfy the triangle inequality (I1 + I2 >= I3) iff the second moment of
-  // the mass distribution, Sigma = tr(I)/2 * 1 - I, is positive semi-definite.
-  const Eigen::Matrix3d sigma = 0.5 * in.trace() * Eigen::Matrix3d::Identity() - in;
-  if (!symmetric_psd(sigma, tol)) {
-    throw_model_error(where, ": inertia ", format_matrix(in),
-                      " violates the triangle inequality of principal moments (I1 + I2 >= I3)");
+  if (physical_inertia) {
+    const std::string problem = inertia_problem(in);
+    if (!problem.empty()) throw_model_error(where, ": ", problem);
   }
   const JointDynamics<Scalar>& d = link.dynamics;
   const std::pair<const char*, double> params[] = {{"damping", scalar_value(d.damping)},

@@ -7,6 +7,7 @@
 #include "chaindyn/model/chain.hpp"
 #include "chaindyn/urdf/description.hpp"
 #include "chaindyn/urdf/error.hpp"
+#include "chaindyn/urdf/report.hpp"
 
 #include <array>
 #include <fstream>
@@ -128,7 +129,9 @@ inline std::vector<Link<double>> make_links(const Description& d,
 /// The Chain of type ChainType from a Description, with the file's frames: link_frame(i) is the
 /// URDF frame of chain link i in the chain's (possibly turned) link frame, and every link of
 /// Description::frames is a named frame (the chain links, the links fixed to them such as
-/// tool0, and the root link and links fixed to it as base frames). Throws ParseError.
+/// tool0, and the root link and links fixed to it as base frames). The chain is built with
+/// d.checks (a kinematics-only load: has_dynamics() false; accepted inertias kept). Throws
+/// ParseError.
 template <typename ChainType>
 ChainType build(const Description& d) {
   using Scalar = typename ChainType::Scalar;
@@ -137,7 +140,7 @@ ChainType build(const Description& d) {
   std::array<Link<Scalar>, std::size_t(ChainType::nq)> cast;
   for (std::size_t i = 0; i < cast.size(); ++i) cast[i] = cast_link<Scalar>(links[i]);
   try {
-    ChainType chain(cast);
+    ChainType chain(cast, default_gravity<Scalar>(), d.checks);
     // The frame API speaks the file's frames: URDF link frame = chain link frame * R_a^T.
     for (std::size_t i = 0; i < cast.size(); ++i) {
       if (turns[i] != Eigen::Matrix3d::Identity()) {
@@ -163,16 +166,32 @@ ChainType build(const Description& d) {
 }
 
 /// Parses URDF text into a chain of type ChainType (Chain<Scalar, Joints...> or
-/// ChainN<Scalar, N, Joint>), from the root link to `tip` (default: the single leaf).
-/// Throws ParseError (and nothing else but std::bad_alloc) on any input.
+/// ChainN<Scalar, N, Joint>), from the root link to `options.tip` (default: the single leaf),
+/// with `options.inertia` deciding what a non-physical inertia on the chain does (strict:
+/// refused). `report`, if given, receives what the parser left out, ignored, repaired or kept
+/// (untouched if it throws). Throws ParseError (and nothing else but std::bad_alloc) on any
+/// input.
 template <typename ChainType>
-ChainType parse(std::string_view xml, std::string_view tip = {}) {
-  return build<ChainType>(describe(xml, tip));
+ChainType parse(std::string_view xml, const LoadOptions& options, Report* report = nullptr) {
+  Description d = describe(xml, options);
+  ChainType chain = build<ChainType>(d);
+  if (report) *report = std::move(d.report);
+  return chain;
 }
 
-/// Reads the URDF file at `path` and parses it (see parse); error messages name the file.
+/// parse with the default options (InertiaPolicy::strict) and the tip link `tip` (empty: the
+/// single leaf).
 template <typename ChainType>
-ChainType load(const std::string& path, std::string_view tip = {}) {
+ChainType parse(std::string_view xml, std::string_view tip = {}) {
+  LoadOptions options;
+  options.tip = std::string(tip);
+  return parse<ChainType>(xml, options);
+}
+
+namespace detail {
+
+/// The text of the file at `path`; ParseError if it cannot be read.
+inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw ParseError("chaindyn::urdf: " + path + ": cannot open the file", 0, std::string());
@@ -182,13 +201,50 @@ ChainType load(const std::string& path, std::string_view tip = {}) {
   if (in.bad()) {
     throw ParseError("chaindyn::urdf: " + path + ": cannot read the file", 0, std::string());
   }
+  return text.str();
+}
+
+/// A ParseError of the file at `path`: the same error, its message naming the file.
+[[noreturn]] inline void rethrow_in_file(const ParseError& e, const std::string& path) {
+  const std::string prefix = "chaindyn::urdf: ";
+  std::string message = e.what();
+  if (message.compare(0, prefix.size(), prefix) == 0) message.erase(0, prefix.size());
+  throw ParseError(prefix + path + ": " + message, e.line(), e.element());
+}
+
+}  // namespace detail
+
+/// Reads the URDF file at `path` and parses it (see parse); error messages name the file, and
+/// so does the report (Report::file).
+template <typename ChainType>
+ChainType load(const std::string& path, const LoadOptions& options, Report* report = nullptr) {
+  const std::string text = detail::read_file(path);
   try {
-    return parse<ChainType>(text.str(), tip);
+    ChainType chain = parse<ChainType>(text, options, report);
+    if (report) report->file = path;
+    return chain;
   } catch (const ParseError& e) {
-    const std::string prefix = "chaindyn::urdf: ";
-    std::string message = e.what();
-    if (message.compare(0, prefix.size(), prefix) == 0) message.erase(0, prefix.size());
-    throw ParseError(prefix + path + ": " + message, e.line(), e.element());
+    detail::rethrow_in_file(e, path);
+  }
+}
+
+/// load with the default options (InertiaPolicy::strict) and the tip link `tip`.
+template <typename ChainType>
+ChainType load(const std::string& path, std::string_view tip = {}) {
+  LoadOptions options;
+  options.tip = std::string(tip);
+  return load<ChainType>(path, options);
+}
+
+/// describe the file at `path` (see describe); errors and the report name the file.
+inline Description describe_file(const std::string& path, const LoadOptions& options = {}) {
+  const std::string text = detail::read_file(path);
+  try {
+    Description d = describe(text, options);
+    d.report.file = path;
+    return d;
+  } catch (const ParseError& e) {
+    detail::rethrow_in_file(e, path);
   }
 }
 

@@ -9,6 +9,7 @@
 ///     <joint name type>
 ///       <parent link/> <child link/> <origin xyz rpy/> <axis xyz/>
 ///       <limit lower upper effort velocity/> <dynamics damping friction/>
+///       <mimic joint multiplier offset/>  (only to say, in the report, that it is not modelled)
 /// Defaults as the URDF specification gives them: origin xyz = rpy = 0, axis (1, 0, 0), limit
 /// lower = upper = 0, dynamics damping = friction = 0. A link without <inertial> is massless.
 #pragma once
@@ -30,8 +31,9 @@
 
 namespace chaindyn::urdf {
 
-/// URDF joint types. `floating` and `planar` are recognized only to be refused by name.
-enum class JointType { revolute, continuous, prismatic, fixed };
+/// URDF joint types. `floating` and `planar` joints are read so that the tree is complete; a
+/// chain cannot hold them (an error when one lies on the root-to-tip path, left out otherwise).
+enum class JointType { revolute, continuous, prismatic, fixed, floating, planar };
 
 namespace detail {
 
@@ -40,7 +42,7 @@ namespace detail {
 struct LinkRecord {
   std::string name;
   int line = 0;
-  bool has_inertial = false;
+  bool has_inertial = false;  ///< an <inertial> element (possibly all zeros)
   double mass = 0;
   Eigen::Vector3d com = Eigen::Vector3d::Zero();
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
@@ -54,8 +56,13 @@ struct JointRecord {
   std::string parent, child;
   Transform<double> origin;
   Eigen::Vector3d axis = Eigen::Vector3d::UnitX();
+  int axis_line = 0;  ///< line of the <axis> element (0: none; a zero axis is refused on the chain)
   JointDynamics<double> dynamics;
   std::optional<JointLimits<double>> limits;
+  /// <mimic joint multiplier offset>, as written (not interpreted: reported on the chain).
+  std::string mimic_joint;
+  std::string mimic_multiplier, mimic_offset;
+  int mimic_line = 0;  ///< 0: no <mimic>
 };
 
 /// The records of a document, in document order.
@@ -204,9 +211,10 @@ inline JointRecord read_joint(const tinyxml2::XMLElement* e) {
     j.type = JointType::prismatic;
   } else if (type == "fixed") {
     j.type = JointType::fixed;
-  } else if (type == "floating" || type == "planar") {
-    fail(where, "joint type '", type, "' is not supported (chaindyn models serial chains of ",
-         "revolute, continuous, prismatic and fixed joints)");
+  } else if (type == "floating") {
+    j.type = JointType::floating;
+  } else if (type == "planar") {
+    j.type = JointType::planar;
   } else {
     fail(where, "unknown joint type '", shown(type.c_str()),
          "' (URDF types: revolute, continuous, prismatic, fixed, floating, planar)");
@@ -218,15 +226,28 @@ inline JointRecord read_joint(const tinyxml2::XMLElement* e) {
   if (!child) fail(where, "has no <child>");
   j.child = read_name(child, "link", Place{where.element, child->GetLineNum()});
   j.origin = read_origin(e, where);
-  if (j.type == JointType::fixed) return j;  // axis, limits and dynamics mean nothing here
+  // axis, limits and dynamics mean nothing to a fixed joint, and a chain cannot hold a floating
+  // or planar one
+  if (j.type == JointType::fixed || j.type == JointType::floating ||
+      j.type == JointType::planar) {
+    return j;
+  }
 
   if (const tinyxml2::XMLElement* axis = single_child(e, "axis", where)) {
     double a[3] = {1, 0, 0};
     read_numbers(axis, "xyz", 3, a, false, where);
     j.axis = Eigen::Vector3d(a[0], a[1], a[2]);
-    if (!(j.axis.norm() > 1e-12)) {
-      fail(Place{where.element, axis->GetLineNum()}, "<axis xyz> is zero");
-    }
+    j.axis_line = axis->GetLineNum();
+  }
+  if (const tinyxml2::XMLElement* mimic = e->FirstChildElement("mimic")) {
+    const auto text = [mimic](const char* attr) {
+      const char* v = mimic->Attribute(attr);
+      return v ? shown(v) : std::string();
+    };
+    j.mimic_joint = text("joint");
+    j.mimic_multiplier = text("multiplier");
+    j.mimic_offset = text("offset");
+    j.mimic_line = mimic->GetLineNum();
   }
   if (const tinyxml2::XMLElement* limit = single_child(e, "limit", where)) {
     const Place at{where.element, limit->GetLineNum()};

@@ -1,0 +1,307 @@
+/// @file
+/// chaindyn-urdf-info: what a URDF holds, as chaindyn sees it -- for choosing the chain type,
+/// the joint count and the tip before writing code.
+///
+///     chaindyn-urdf-info robot.urdf [--tip LINK] [--inertia strict|repair|accept]
+///
+/// Prints the tree of links and joints; every chain from the root link to a leaf of the tree of
+/// moving joints (and to each link where that tree branches), with its joint count and joint
+/// types, the suggested chain type (`ChainN<double, N, RevoluteZ>` or `Chain<double, ...>`, axes
+/// turned onto z: the fastest joint types) and the `urdf::load` call; and for each chain the
+/// parser's report (docs/urdf.md): what it leaves out, ignores, repairs or keeps, or the error
+/// that refuses it. With --tip, only the chain to that link.
+///
+/// Exit status: 0 when every chain shown loads, 1 on a URDF error (the file, or a chain), 2 on a
+/// usage error.
+#include "chaindyn/urdf.hpp"
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+namespace urdf = chaindyn::urdf;
+using urdf::detail::npos;
+
+const char* const kUsage =
+    "usage: chaindyn-urdf-info robot.urdf [--tip LINK] [--inertia strict|repair|accept]\n";
+
+struct Options {
+  std::string path;
+  urdf::LoadOptions load;
+};
+
+bool parse_args(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--tip") {
+      if (i + 1 >= argc) return false;
+      o.load.tip = argv[++i];
+      if (o.load.tip.empty()) return false;
+    } else if (a == "--inertia") {
+      if (i + 1 >= argc) return false;
+      const std::string p = argv[++i];
+      if (p == "strict") {
+        o.load.inertia = urdf::InertiaPolicy::strict;
+      } else if (p == "repair") {
+        o.load.inertia = urdf::InertiaPolicy::repair;
+      } else if (p == "accept") {
+        o.load.inertia = urdf::InertiaPolicy::accept;
+      } else {
+        return false;
+      }
+    } else if (a == "-h" || a == "--help") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (!a.empty() && a[0] == '-') {
+      return false;
+    } else if (o.path.empty()) {
+      o.path = a;
+    } else {
+      return false;
+    }
+  }
+  return !o.path.empty();
+}
+
+/// A name as printed: control characters shown as '?'.
+std::string shown(const std::string& s) {
+  std::string out = s;
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
+  return out;
+}
+
+std::string number(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
+/// The tree, one link per line, indented by depth: "link  <- joint (type, axis ...)  mass".
+void print_tree(const urdf::detail::Document& d, const urdf::detail::Tree& t, std::ostream& out) {
+  out << "tree (each link with the joint that leads to it):\n";
+  std::vector<std::pair<std::size_t, int>> stack{{t.root, 0}};
+  while (!stack.empty()) {
+    const auto [l, depth] = stack.back();
+    stack.pop_back();
+    const urdf::detail::LinkRecord& r = d.links[l];
+    out << "  " << std::string(std::size_t(2 * depth), ' ') << shown(r.name);
+    const std::size_t j = t.parent_joint[l];
+    if (j == npos) {
+      out << "  (root: the base, fixed to the world)";
+    } else {
+      const urdf::detail::JointRecord& jr = d.joints[j];
+      out << "  <- " << shown(jr.name) << " (" << urdf::detail::type_name(jr.type);
+      if (urdf::detail::moving(jr) && urdf::detail::supported(jr)) {
+        out << ", axis " << number(jr.axis[0]) << ' ' << number(jr.axis[1]) << ' '
+            << number(jr.axis[2]);
+      }
+      if (jr.mimic_line > 0) out << ", mimics " << shown(jr.mimic_joint);
+      out << ')';
+    }
+    if (urdf::detail::has_mass(r)) out << "  " << number(r.mass) << " kg";
+    out << '\n';
+    const std::vector<std::size_t>& children = t.child_joints[l];
+    for (std::size_t k = children.size(); k-- > 0;) {
+      stack.emplace_back(t.child_index[children[k]], depth + 1);
+    }
+  }
+}
+
+/// A tip to show: the link, and whether the tree of moving joints branches there.
+struct Tip {
+  std::size_t link;
+  bool branch;
+};
+
+/// The tips of every chain: the leaves of the tree of moving joints a chain can hold
+/// (revolute, continuous, prismatic; floating and planar joints end a chain), and the links
+/// where that tree branches, depth first in document order.
+std::vector<Tip> chain_tips(const urdf::detail::Document& d, const urdf::detail::Tree& t,
+                            const urdf::detail::Bodies& b) {
+  std::vector<std::vector<std::size_t>> next(d.links.size());
+  for (std::size_t j = 0; j < d.joints.size(); ++j) {
+    const urdf::detail::JointRecord& jr = d.joints[j];
+    if (urdf::detail::moving(jr) && urdf::detail::supported(jr)) {
+      next[b.body[t.parent_index[j]]].push_back(j);
+    }
+  }
+  std::vector<Tip> tips;
+  std::vector<std::size_t> stack{t.root};
+  while (!stack.empty()) {
+    const std::size_t body = stack.back();
+    stack.pop_back();
+    if (next[body].empty()) {
+      if (body != t.root) tips.push_back(Tip{body, false});
+      continue;
+    }
+    if (next[body].size() > 1) tips.push_back(Tip{t.parent_index[next[body].front()], true});
+    for (std::size_t k = next[body].size(); k-- > 0;) {
+      stack.push_back(t.child_index[next[body][k]]);
+    }
+  }
+  return tips;
+}
+
+/// "chaindyn::ChainN<double, 7, chaindyn::RevoluteZ>" or "chaindyn::Chain<double, ...>".
+std::string chain_type(const urdf::Description& c) {
+  std::vector<std::string> types;
+  for (const urdf::ChainJoint& j : c.joints) {
+    types.push_back(j.kind == chaindyn::JointKind::prismatic ? "chaindyn::PrismaticZ"
+                                                              : "chaindyn::RevoluteZ");
+  }
+  bool same = true;
+  for (const std::string& s : types) same = same && s == types.front();
+  if (same) {
+    return "chaindyn::ChainN<double, " + std::to_string(types.size()) + ", " + types.front() + ">";
+  }
+  std::string out = "chaindyn::Chain<double";
+  for (const std::string& s : types) out += ", " + s;
+  return out + ">";
+}
+
+/// "7 revolute, 1 prismatic" (URDF types, in order of first appearance).
+std::string type_counts(const urdf::Description& c) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const urdf::ChainJoint& j : c.joints) {
+    const std::string name = urdf::detail::type_name(j.type);
+    bool found = false;
+    for (auto& [n, k] : counts) {
+      if (n == name) {
+        ++k;
+        found = true;
+      }
+    }
+    if (!found) counts.emplace_back(name, 1);
+  }
+  std::string out;
+  for (const auto& [n, k] : counts) out += (out.empty() ? "" : ", ") + std::to_string(k) + " " + n;
+  return out;
+}
+
+/// One chain: its joints, types, the chain type to use, the load call and the report (or the
+/// error). Returns false on an error.
+bool print_chain(const std::string& text, const Options& o, const std::string& tip_name,
+                 const std::string& label, bool default_tip, std::ostream& out) {
+  urdf::LoadOptions load = o.load;
+  load.tip = tip_name;
+  out << "\n" << label << " " << shown(tip_name);
+  try {
+    urdf::Description c = urdf::describe(text, load);
+    c.report.file = o.path;
+    out << ": " << c.joints.size() << " moving joint" << (c.joints.size() == 1 ? "" : "s");
+    if (!c.joints.empty()) out << " (" << type_counts(c) << ")";
+    out << ", from link '" << shown(c.root_link) << "'" << (default_tip ? " (the single leaf: the default tip)" : "") << "\n";
+    if (c.joints.empty()) {
+      out << "  no moving joint: not a chain\n";
+      return true;
+    }
+    out << "  joints: ";
+    double mass = 0;
+    for (std::size_t i = 0; i < c.joints.size(); ++i) {
+      const urdf::ChainJoint& j = c.joints[i];
+      out << (i ? ", " : "") << shown(j.link.joint_name) << " (" << urdf::detail::type_name(j.type)
+          << ")";
+      mass += j.link.mass;
+    }
+    out << "\n";
+    std::string welded;
+    for (const urdf::LinkFrame& f : c.frames) {
+      if (f.body + 1 == c.joints.size() && f.name != c.joints.back().link.name) {
+        welded += (welded.empty() ? "" : ", ") + shown(f.name);
+      }
+    }
+    out << "  tip body: " << shown(c.joints.back().link.name);
+    if (!welded.empty()) out << " (fixed to it, also valid tips and frames: " << welded << ")";
+    out << "\n";
+    out << "  mass on the chain: " << number(mass) << " kg"
+        << (c.checks.regular ? "" : " (kinematics only: has_dynamics() will be false)") << "\n";
+    const std::string type = chain_type(c);
+    out << "  type: " << type << "\n";
+    out << "  load: chaindyn::urdf::load<" << type << ">(\"" << shown(o.path) << "\""
+        << (default_tip ? std::string() : ", \"" + shown(tip_name) + "\"") << ")\n";
+    out << "  report: " << c.report.warnings() << " warning" << (c.report.warnings() == 1 ? "" : "s")
+        << ", " << c.report.notes() << " note" << (c.report.notes() == 1 ? "" : "s")
+        << " (--inertia " << urdf::policy_name(o.load.inertia) << ")\n";
+    for (const urdf::Diagnostic& d : c.report.diagnostics) {
+      out << "    " << urdf::to_string(d, c.report.file) << "\n";
+    }
+    return true;
+  } catch (const chaindyn::ModelError& e) {
+    std::string message = e.what();
+    const std::string prefix = "chaindyn::urdf: ";
+    if (message.compare(0, prefix.size(), prefix) == 0) message.replace(0, prefix.size(), o.path + ": ");
+    out << ": refused\n    error: " << shown(message) << "\n";
+    if (message.find("InertiaPolicy::repair") != std::string::npos) {
+      out << "    (here: --inertia repair or --inertia accept)\n";
+    }
+    return false;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (!parse_args(argc, argv, o)) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  std::ostringstream out;
+  bool ok = true;
+  try {
+    const std::string text = urdf::detail::read_file(o.path);
+    const urdf::detail::Document d = urdf::detail::read_document(text);
+    const urdf::detail::Tree t = urdf::detail::check_tree(d);
+    const urdf::detail::Bodies b = urdf::detail::weld_fixed_joints(d, t);
+    int counts[6] = {};
+    for (const urdf::detail::JointRecord& j : d.joints) ++counts[int(j.type)];
+    out << "robot '" << shown(d.robot_name) << "' (" << shown(o.path) << "): " << d.links.size()
+        << " links, " << d.joints.size() << " joints";
+    const urdf::JointType all[] = {urdf::JointType::revolute, urdf::JointType::continuous,
+                                   urdf::JointType::prismatic, urdf::JointType::fixed,
+                                   urdf::JointType::floating, urdf::JointType::planar};
+    std::string list;
+    for (const urdf::JointType type : all) {
+      if (counts[int(type)] == 0) continue;
+      list += (list.empty() ? "" : ", ") + std::to_string(counts[int(type)]) + " " +
+              urdf::detail::type_name(type);
+    }
+    out << (list.empty() ? "" : " (" + list + ")") << "\n\n";
+    print_tree(d, t, out);
+
+    if (!o.load.tip.empty()) {
+      out << "\nthe chain to the tip given (--tip):";
+      ok = print_chain(text, o, o.load.tip, "chain to", false, out);
+    } else {
+      const std::vector<Tip> tips = chain_tips(d, t, b);
+      // the default tip (urdf::load without one), if the file has one
+      std::string default_tip;
+      try {
+        default_tip = urdf::describe(text, o.load).tip_link;
+      } catch (const chaindyn::ModelError&) {
+      }
+      out << "\nchains from the root link to each leaf of the tree of moving joints and to each "
+             "link where it branches (chaindyn-urdf-info FILE --tip LINK for one):";
+      if (tips.empty()) out << "\n  none: the file has no revolute, continuous or prismatic joint\n";
+      for (const Tip& tip : tips) {
+        const std::string& name = d.links[tip.link].name;
+        ok = print_chain(text, o, name, tip.branch ? "branch point" : "leaf",
+                         !tip.branch && name == default_tip, out) &&
+             ok;
+      }
+    }
+  } catch (const chaindyn::ModelError& e) {
+    std::cout << out.str();
+    std::cerr << "chaindyn-urdf-info: " << shown(e.what()) << '\n';
+    return 1;
+  }
+  std::cout << out.str();
+  return ok ? 0 : 1;
+}
