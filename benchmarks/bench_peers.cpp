@@ -1,9 +1,13 @@
 // chaindyn next to Orocos KDL (Debian liborocos-kdl-dev 1.5) in one process, on the KUKA iiwa
-// built from the same robots::kuka_iiwa_links() data:
+// built from the same robots::kuka_iiwa_links() data, and on a seeded random revolute chain of
+// 64 joints (ChainN<double, 64, Revolute>, prefix "chain64"):
 //   rnea  vs KDL::ChainIdSolver_RNE::CartToJnt
 //   crba  vs KDL::ChainDynParam::JntToMass
 //   aba   vs KDL::ChainFdSolver_RNE::CartToJnt (RNEA + mass matrix + LDL^T solve)
 // and, when CMake finds MuJoCo (CHAINDYN_BENCH_MUJOCO), rnea and crba vs MuJoCo 2.2 (see below).
+// Also timed on both chains, for the ratios to KDL's rnea that issue 14's targets are stated in:
+// chaindyn's rnea_derivatives and aba_derivatives (KDL has none), and the returning forms of
+// rnea, crba and aba (per-thread workspace).
 // Before timing, every precomputed state is run through both and the results are compared
 // (max |ours - theirs| / max(1, max |theirs|) < 1e-9); on disagreement the program prints the
 // worst case and exits with status 1. Timing defaults: 10 repetitions, randomly interleaved,
@@ -24,6 +28,9 @@
 // still uses the native instruction set; bench_dynamics has the default alignment.
 #include "bench_common.hpp"
 
+#include <chaindyn/algorithms/aba_derivatives.hpp>
+#include <chaindyn/algorithms/rnea_derivatives.hpp>
+
 #include <kdl/chain.hpp>
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>
@@ -41,6 +48,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #if !defined(EIGEN_MAX_ALIGN_BYTES) || EIGEN_MAX_ALIGN_BYTES != 16 || \
@@ -74,7 +82,8 @@ KDL::RigidBodyInertia to_kdl_inertia(const Link<double>& l) {
       KDL::RotationalInertia(i(0, 0), i(1, 1), i(2, 2), i(0, 1), i(0, 2), i(1, 2)));
 }
 
-KDL::Chain to_kdl_chain(const std::array<Link<double>, 7>& links) {
+template <typename Links>
+KDL::Chain to_kdl_chain(const Links& links) {
   KDL::Chain chain;
   for (const Link<double>& l : links) {
     const KDL::Frame placement = to_kdl(l.placement);
@@ -89,13 +98,24 @@ KDL::Chain to_kdl_chain(const std::array<Link<double>, 7>& links) {
 
 const KDL::Vector kGravity(0.0, 0.0, -9.81);
 
+using Chain64 = ChainN<double, 64, Revolute>;
+
+/// The random 64-joint chain's links (every axis given at run time, as KDL needs it).
+std::vector<Link<double>> chain64_links() {
+  std::mt19937 gen(test::kSeed);
+  return test::random_links<Chain64>(gen);
+}
+
 /// chaindyn's fixture and KDL's chain, solvers, inputs and outputs. Built once; never moved
 /// (ChainDynParam keeps a reference to the chain).
+template <typename Model>
 struct Peers {
-  Peers()
-      : ours(robots::kuka_iiwa()), chain(to_kdl_chain(robots::kuka_iiwa_links())),
-        id(chain, kGravity), dyn(chain, kGravity), fd(chain, kGravity),
-        f_ext(chain.getNrOfSegments(), KDL::Wrench::Zero()), out(7), mass(7) {
+  static constexpr unsigned n = unsigned(Model::nq);
+  template <typename Links>
+  explicit Peers(const Links& links)
+      : ours(Model(links)), chain(to_kdl_chain(links)), id(chain, kGravity), dyn(chain, kGravity),
+        fd(chain, kGravity), f_ext(chain.getNrOfSegments(), KDL::Wrench::Zero()), out(n),
+        mass(n), derivatives(std::make_unique<DerivativesData<Model>>()) {
     for (std::size_t k = 0; k < kStates; ++k) {
       q.push_back(jnt(ours.q[k]));
       qd.push_back(jnt(ours.qd[k]));
@@ -106,13 +126,13 @@ struct Peers {
   Peers(const Peers&) = delete;
   Peers& operator=(const Peers&) = delete;
 
-  static KDL::JntArray jnt(const Iiwa::Vector& v) {
-    KDL::JntArray a(7);
-    for (unsigned i = 0; i < 7; ++i) a(i) = v[Eigen::Index(i)];
+  static KDL::JntArray jnt(const typename Model::Vector& v) {
+    KDL::JntArray a(n);
+    for (unsigned i = 0; i < n; ++i) a(i) = v[Eigen::Index(i)];
     return a;
   }
 
-  Fixture<Iiwa> ours;
+  Fixture<Model> ours;
   KDL::Chain chain;
   KDL::ChainIdSolver_RNE id;
   KDL::ChainDynParam dyn;
@@ -121,10 +141,19 @@ struct Peers {
   std::vector<KDL::JntArray> q, qd, qdd, tau;
   KDL::JntArray out;
   KDL::JntSpaceInertiaMatrix mass;
+  std::unique_ptr<DerivativesData<Model>> derivatives;
 };
 
-Peers& peers() {
-  static Peers p;
+template <typename Model>
+Peers<Model>& peers();
+template <>
+Peers<Iiwa>& peers<Iiwa>() {
+  static Peers<Iiwa> p(robots::kuka_iiwa_links());
+  return p;
+}
+template <>
+Peers<Chain64>& peers<Chain64>() {
+  static Peers<Chain64> p(chain64_links());
   return p;
 }
 
@@ -230,17 +259,19 @@ double relative_error(const A& ours, const B& theirs) {
   return diff / scale;
 }
 
-/// Compares rnea, crba and aba with KDL on every state; exits with a message if they disagree.
-void check_agreement() {
-  Peers& p = peers();
-  const Iiwa& model = *p.ours.model;
-  Data<Iiwa>& data = *p.ours.data;
+/// Compares rnea, crba and aba with KDL (and MuJoCo on the iiwa) on every state; exits with a
+/// message if they disagree.
+template <typename Model>
+void check_agreement(const char* chain_name) {
+  Peers<Model>& p = peers<Model>();
+  const Model& model = *p.ours.model;
+  Data<Model>& data = *p.ours.data;
   double worst[5] = {0, 0, 0, 0, 0};
   const char* names[5] = {"rnea vs KDL ChainIdSolver_RNE", "crba vs KDL ChainDynParam::JntToMass",
                           "aba vs KDL ChainFdSolver_RNE", "rnea vs MuJoCo mj_rne",
                           "crba vs MuJoCo mj_crb + mj_fullM"};
 #ifdef CHAINDYN_BENCH_MUJOCO
-  const int compared = 5;
+  const int compared = std::is_same_v<Model, Iiwa> ? 5 : 3;
 #else
   const int compared = 3;
 #endif
@@ -257,6 +288,7 @@ void check_agreement() {
     aba(model, data, p.ours.q[k], p.ours.qd[k], p.ours.tau[k]);
     worst[2] = std::max(worst[2], relative_error(data.qdd, p.out.data));
 #ifdef CHAINDYN_BENCH_MUJOCO
+    if constexpr (std::is_same_v<Model, Iiwa>) {
     Mujoco& mj = mujoco();
     mj.rne(p.ours.q[k], p.ours.qd[k], p.ours.qdd[k]);
     rnea(model, data, p.ours.q[k], p.ours.qd[k], p.ours.qdd[k]);
@@ -266,6 +298,7 @@ void check_agreement() {
     // mj.mass is row-major, Map reads it column-major: the transpose of a symmetric matrix
     worst[4] = std::max(worst[4],
                         relative_error(data.M, Eigen::Map<const Iiwa::Matrix>(mj.mass)));
+    }
 #endif
     if (!solved) {
       std::fprintf(stderr, "bench_peers: a KDL solver failed at state %zu\n", k);
@@ -273,7 +306,8 @@ void check_agreement() {
     }
   }
   bool agree = true;
-  std::printf("Agreement over %zu states (max |ours - peer| / max(1, max |peer|)):\n", kStates);
+  std::printf("%s: agreement over %zu states (max |ours - peer| / max(1, max |peer|)):\n",
+              chain_name, kStates);
   for (int i = 0; i < compared; ++i) {
     const bool ok = worst[i] < 1e-9;
     agree = agree && ok;
@@ -287,14 +321,33 @@ void check_agreement() {
 
 // --- the timed calls -------------------------------------------------------------------------
 
-void chaindyn_rnea(benchmark::State& state) { time_calls<Rnea>(state, peers().ours); }
-void chaindyn_crba(benchmark::State& state) { time_calls<Crba>(state, peers().ours); }
-void chaindyn_aba(benchmark::State& state) { time_calls<Aba>(state, peers().ours); }
+template <typename Model, typename Algorithm>
+void chaindyn_call(benchmark::State& state) {
+  time_calls<Algorithm>(state, peers<Model>().ours);
+}
+
+/// rnea_derivatives (Aba = false) or aba_derivatives, in place, one reused workspace.
+template <typename Model, bool Aba>
+void chaindyn_derivatives(benchmark::State& state) {
+  Peers<Model>* p = &peers<Model>();
+  benchmark::DoNotOptimize(p);
+  const Fixture<Model>& f = p->ours;
+  std::size_t k = 0;
+  for (auto _ : state) {
+    if constexpr (Aba) {
+      aba_derivatives(*f.model, *p->derivatives, f.q[k], f.qd[k], f.tau[k]);
+    } else {
+      rnea_derivatives(*f.model, *p->derivatives, f.q[k], f.qd[k], f.qdd[k]);
+    }
+    benchmark::ClobberMemory();
+    k = (k + 1) & (kStates - 1);
+  }
+}
 
 /// KDL's loop: same state cycling, outputs in solver-owned or preallocated arrays.
-template <typename Call>
+template <typename Model, typename Call>
 void time_kdl(benchmark::State& state, Call call) {
-  Peers* p = &peers();
+  Peers<Model>* p = &peers<Model>();
   benchmark::DoNotOptimize(p);
   std::size_t k = 0;
   for (auto _ : state) {
@@ -304,16 +357,20 @@ void time_kdl(benchmark::State& state, Call call) {
   }
 }
 
+template <typename Model>
 void kdl_rnea(benchmark::State& state) {
-  time_kdl(state, [](Peers& p, std::size_t k) {
+  time_kdl<Model>(state, [](Peers<Model>& p, std::size_t k) {
     return p.id.CartToJnt(p.q[k], p.qd[k], p.qdd[k], p.f_ext, p.out);
   });
 }
+template <typename Model>
 void kdl_crba(benchmark::State& state) {
-  time_kdl(state, [](Peers& p, std::size_t k) { return p.dyn.JntToMass(p.q[k], p.mass); });
+  time_kdl<Model>(state,
+                  [](Peers<Model>& p, std::size_t k) { return p.dyn.JntToMass(p.q[k], p.mass); });
 }
+template <typename Model>
 void kdl_aba(benchmark::State& state) {
-  time_kdl(state, [](Peers& p, std::size_t k) {
+  time_kdl<Model>(state, [](Peers<Model>& p, std::size_t k) {
     return p.fd.CartToJnt(p.q[k], p.qd[k], p.tau[k], p.f_ext, p.out);
   });
 }
@@ -321,7 +378,7 @@ void kdl_aba(benchmark::State& state) {
 #ifdef CHAINDYN_BENCH_MUJOCO
 void mujoco_rnea(benchmark::State& state) {
   Mujoco* mj = &mujoco();
-  const Fixture<Iiwa>& f = peers().ours;
+  const Fixture<Iiwa>& f = peers<Iiwa>().ours;
   benchmark::DoNotOptimize(mj);
   std::size_t k = 0;
   for (auto _ : state) {
@@ -332,7 +389,7 @@ void mujoco_rnea(benchmark::State& state) {
 }
 void mujoco_crba(benchmark::State& state) {
   Mujoco* mj = &mujoco();
-  const Fixture<Iiwa>& f = peers().ours;
+  const Fixture<Iiwa>& f = peers<Iiwa>().ours;
   benchmark::DoNotOptimize(mj);
   std::size_t k = 0;
   for (auto _ : state) {
@@ -345,12 +402,28 @@ BENCHMARK(mujoco_rnea)->Name("iiwa/rnea/MuJoCo_kinematics_comPos_comVel_rne");
 BENCHMARK(mujoco_crba)->Name("iiwa/crba/MuJoCo_kinematics_comPos_crb_fullM");
 #endif
 
-BENCHMARK(chaindyn_rnea)->Name("iiwa/rnea/chaindyn");
-BENCHMARK(kdl_rnea)->Name("iiwa/rnea/KDL_ChainIdSolver_RNE");
-BENCHMARK(chaindyn_crba)->Name("iiwa/crba/chaindyn");
-BENCHMARK(kdl_crba)->Name("iiwa/crba/KDL_ChainDynParam_JntToMass");
-BENCHMARK(chaindyn_aba)->Name("iiwa/aba/chaindyn");
-BENCHMARK(kdl_aba)->Name("iiwa/aba/KDL_ChainFdSolver_RNE");
+/// One chain's rows: "<name>/<algorithm>/<library or form>".
+template <typename Model>
+bool register_chain(const std::string& name) {
+  const auto add = [&](const std::string& row, void (*f)(benchmark::State&)) {
+    benchmark::RegisterBenchmark((name + "/" + row).c_str(), f);
+  };
+  add("rnea/chaindyn", &chaindyn_call<Model, Rnea>);
+  add("rnea/KDL_ChainIdSolver_RNE", &kdl_rnea<Model>);
+  add("crba/chaindyn", &chaindyn_call<Model, Crba>);
+  add("crba/KDL_ChainDynParam_JntToMass", &kdl_crba<Model>);
+  add("aba/chaindyn", &chaindyn_call<Model, Aba>);
+  add("aba/KDL_ChainFdSolver_RNE", &kdl_aba<Model>);
+  add("rnea_returning/chaindyn", &chaindyn_call<Model, RneaReturning>);
+  add("crba_returning/chaindyn", &chaindyn_call<Model, CrbaReturning>);
+  add("aba_returning/chaindyn", &chaindyn_call<Model, AbaReturning>);
+  add("rnea_derivatives/chaindyn", &chaindyn_derivatives<Model, false>);
+  add("aba_derivatives/chaindyn", &chaindyn_derivatives<Model, true>);
+  return true;
+}
+
+[[maybe_unused]] const bool registered =
+    register_chain<Iiwa>("iiwa") && register_chain<Chain64>("chain64");
 
 /// The console reporter, also keeping each benchmark's median (or, without repetitions, its
 /// single run) for the ratio table.
@@ -372,15 +445,27 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
   void print_ratios() const {
     std::fflush(stdout);
-    std::printf("\npeer / chaindyn (ratio of median real times, same process):\n");
-    for (const char* algorithm : {"rnea", "crba", "aba"}) {
-      const std::string prefix = std::string("iiwa/") + algorithm + "/";
-      const auto ours = median_ns_.find(prefix + "chaindyn");
-      if (ours == median_ns_.end()) continue;
-      for (const auto& [name, ns] : median_ns_) {
-        if (name.rfind(prefix, 0) != 0 || name == ours->first) continue;
-        std::printf("  %-5s chaindyn %8.1f ns  %-44s %8.1f ns  ratio %5.1fx\n", algorithm,
-                    ours->second, name.substr(prefix.size()).c_str(), ns, ns / ours->second);
+    for (const char* chain : {"iiwa", "chain64"}) {
+      std::printf("\n%s: peer / chaindyn (ratio of median real times, same process):\n", chain);
+      for (const char* algorithm : {"rnea", "crba", "aba"}) {
+        const std::string prefix = std::string(chain) + "/" + algorithm + "/";
+        const auto ours = median_ns_.find(prefix + "chaindyn");
+        if (ours == median_ns_.end()) continue;
+        for (const auto& [name, ns] : median_ns_) {
+          if (name.rfind(prefix, 0) != 0 || name == ours->first) continue;
+          std::printf("  %-5s chaindyn %9.1f ns  %-44s %9.1f ns  ratio %5.1fx\n", algorithm,
+                      ours->second, name.substr(prefix.size()).c_str(), ns, ns / ours->second);
+        }
+      }
+      // the rows without a KDL counterpart, as multiples of KDL's rnea (issue 14's yardstick)
+      const auto kdl_rnea = median_ns_.find(std::string(chain) + "/rnea/KDL_ChainIdSolver_RNE");
+      if (kdl_rnea == median_ns_.end()) continue;
+      for (const char* row : {"rnea_returning", "crba_returning", "aba_returning",
+                              "rnea_derivatives", "aba_derivatives"}) {
+        const auto ours = median_ns_.find(std::string(chain) + "/" + row + "/chaindyn");
+        if (ours == median_ns_.end()) continue;
+        std::printf("  %-16s chaindyn %9.1f ns  = %5.2f x KDL rnea (%.1f ns)\n", row,
+                    ours->second, ours->second / kdl_rnea->second, kdl_rnea->second);
       }
     }
   }
@@ -404,7 +489,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&n, args.data());
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
 
-  chaindyn::bench::check_agreement();
+  chaindyn::bench::check_agreement<chaindyn::bench::Iiwa>("iiwa");
+  chaindyn::bench::check_agreement<chaindyn::bench::Chain64>("chain64");
   chaindyn::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   reporter.print_ratios();
