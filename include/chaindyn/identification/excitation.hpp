@@ -37,9 +37,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <vector>
 
 namespace chaindyn {
 
