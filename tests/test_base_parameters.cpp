@@ -170,7 +170,7 @@ TEST_CASE("Fourier excitation: derivatives by finite differences, periodicity, l
   options.samples = 30;
   options.check_samples = 200;
   options.starts = 3;
-  options.max_evaluations = 120;
+  options.max_evaluations = 60;
   const ExcitationResult<2> result = optimise_excitation(arm, bp, limits, options);
   INFO("cond(W_b): best start " << result.initial_condition << ", optimised " << result.condition);
   CHECK(std::isfinite(result.initial_condition));
@@ -255,7 +255,8 @@ TEST_CASE("whole-robot identification of the iiwa with friction and armature: no
     }
   };
 
-  SECTION("noise-free: both fits give the base parameters, the consistent robot the torques") {
+  // One flow, no SECTIONs: each SECTION would repeat the set-up above (CI time).
+  {  // noise-free: both fits give the base parameters, the consistent robot the torques
     const RobotIdentification<Arm> id = run(0.0);
     const BaseEstimate ls = id.least_squares();
     REQUIRE(ls.ok);
@@ -281,8 +282,8 @@ TEST_CASE("whole-robot identification of the iiwa with friction and armature: no
     CHECK(worst < 1e-9);
   }
 
-  SECTION("noisy: held-out torques within three times the noise's prediction, a physical robot "
-          "no closer to the data than least squares") {
+  {  // noisy: held-out torques within three times the noise's prediction, a physical robot no
+     // closer to the data than least squares
     const double noise_std = 0.3;
     const RobotIdentification<Arm> id = run(noise_std);
     const BaseEstimate ls = id.least_squares();
@@ -315,7 +316,7 @@ TEST_CASE("whole-robot identification of the iiwa with friction and armature: no
     CHECK(pc_rms < 3.0 * expected);
   }
 
-  SECTION("bad input is refused") {
+  {  // bad input is refused
     RobotIdentification<Arm> id(truth, bp);
     CHECK_FALSE(id.least_squares().ok);
     CHECK_THROWS_AS(id.physically_consistent(prior), ArgumentError);
