@@ -6,6 +6,9 @@
 #pragma once
 
 #include "chaindyn/identification/base_parameters.hpp"
+#include "chaindyn/identification/excitation.hpp"
+#include "chaindyn/identification/pseudo_inertia.hpp"
 #include "chaindyn/identification/online_payload.hpp"
 #include "chaindyn/identification/payload_identification.hpp"
 #include "chaindyn/identification/regressor.hpp"
+#include "chaindyn/identification/robot_identification.hpp"

@@ -38,14 +38,16 @@ namespace detail {
 /// [A b], by Givens rotations of w against R's rows (Golub & Van Loan, "Matrix Computations",
 /// 4th ed., sec. 5.1.8 and 6.5.4; Lawson & Hanson, "Solving Least Squares Problems", 1974,
 /// ch. 27): afterwards R is the factor of [A b] with w appended. R(K-1, K-1) accumulates the
-/// residual norm. O(K^2), no allocation.
+/// residual norm. O(K^2), no allocation (K fixed, or Eigen::Dynamic: then R is K x K and w
+/// has K entries, as RobotIdentification uses it).
 template <typename Scalar, int K, typename Row>
 void givens_fold(Eigen::Matrix<Scalar, K, K>& R, Row w) noexcept {
-  for (int j = 0; j < K; ++j) {
+  const Eigen::Index size = R.cols();
+  for (Eigen::Index j = 0; j < size; ++j) {
     if (w[j] == Scalar(0)) continue;
     const Scalar rr = std::hypot(R(j, j), w[j]);
     const Scalar c = R(j, j) / rr, s = w[j] / rr;
-    for (int k = j; k < K; ++k) {
+    for (Eigen::Index k = j; k < size; ++k) {
       const Scalar top = R(j, k), bottom = w[k];
       R(j, k) = c * top + s * bottom;
       w[k] = c * bottom - s * top;
