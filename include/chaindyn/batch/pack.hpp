@@ -49,24 +49,33 @@ inline constexpr int native_width = 1;
 #ifdef CHAINDYN_BATCH_VECTOR_EXTENSIONS
 
 namespace detail {
+/// A pack's alignment: its size, but no more than Eigen's largest static alignment for this
+/// target (EIGEN_MAX_STATIC_ALIGN_BYTES: 64 with AVX-512, 32 with AVX, 16 with SSE2), because
+/// Eigen's fixed-size storage asks for at most that and a C++ compiler refuses an array of a
+/// type aligned more than the array itself. A pack wider than the target's registers (Pack<8>
+/// without AVX-512) then loads and stores unaligned, which costs nothing on current CPUs.
+constexpr int pack_alignment(int bytes) {
+  constexpr int eigen_max = EIGEN_MAX_STATIC_ALIGN_BYTES > 0 ? EIGEN_MAX_STATIC_ALIGN_BYTES : 8;
+  return bytes < eigen_max ? bytes : eigen_max;
+}
 /// The vector types of W doubles and W 64-bit integers. Spelled out per width: g++ 12 does not
 /// apply a vector_size that depends on a template parameter inside a class template's body.
 template <int W>
 struct VectorTypes;
 template <>
 struct VectorTypes<2> {
-  typedef double Double __attribute__((vector_size(16)));
-  typedef std::int64_t Int __attribute__((vector_size(16)));
+  typedef double Double __attribute__((vector_size(16), aligned(pack_alignment(16))));
+  typedef std::int64_t Int __attribute__((vector_size(16), aligned(pack_alignment(16))));
 };
 template <>
 struct VectorTypes<4> {
-  typedef double Double __attribute__((vector_size(32)));
-  typedef std::int64_t Int __attribute__((vector_size(32)));
+  typedef double Double __attribute__((vector_size(32), aligned(pack_alignment(32))));
+  typedef std::int64_t Int __attribute__((vector_size(32), aligned(pack_alignment(32))));
 };
 template <>
 struct VectorTypes<8> {
-  typedef double Double __attribute__((vector_size(64)));
-  typedef std::int64_t Int __attribute__((vector_size(64)));
+  typedef double Double __attribute__((vector_size(64), aligned(pack_alignment(64))));
+  typedef std::int64_t Int __attribute__((vector_size(64), aligned(pack_alignment(64))));
 };
 }  // namespace detail
 
@@ -79,6 +88,16 @@ struct Mask {
   friend Mask operator&(const Mask& a, const Mask& b) noexcept { return Mask{a.v & b.v}; }
   friend Mask operator|(const Mask& a, const Mask& b) noexcept { return Mask{a.v | b.v}; }
   friend Mask operator!(const Mask& a) noexcept { return Mask{~a.v}; }
+  /// True if the comparison holds in every lane. Only for Eigen's generic code, which compares
+  /// scalars in a few places that are dead for a real scalar (GeneralProduct.h:
+  /// `imag(alpha) == 0` for complex-by-real products); chaindyn's algorithms never branch on a
+  /// state's number (they take select(), and the tests check every lane against the one-state
+  /// algorithm).
+  explicit operator bool() const noexcept {
+    bool out = true;
+    for (int l = 0; l < W; ++l) out &= v[l] != 0;
+    return out;
+  }
 };
 
 /// True if the comparison holds in every lane / in some lane.
@@ -187,7 +206,11 @@ template <int W>
 inline CHAINDYN_ALWAYS_INLINE void sincos(const Pack<W>& x, Pack<W>& s, Pack<W>& c) noexcept {
 #ifndef __FAST_MATH__
   if (all(abs(x) <= Pack<W>(1e5))) {
-    chaindyn::detail::sincos_kernel<typename Pack<W>::Native, typename Mask<W>::Native>(x.v, s.v, c.v);
+    double xs[W], ss[W], cs[W];
+    std::memcpy(xs, &x.v, sizeof xs);
+    chaindyn::detail::sincos_kernel<typename Pack<W>::Native, typename Mask<W>::Native>(xs, ss, cs);
+    std::memcpy(&s.v, ss, sizeof ss);
+    std::memcpy(&c.v, cs, sizeof cs);
     return;
   }
 #endif

@@ -45,9 +45,14 @@ inline CHAINDYN_ALWAYS_INLINE void sincos_library(const Scalar& x, Scalar& s, Sc
 /// doubles (batch::Pack's lanes, chaindyn/batch/pack.hpp) and Bits the unsigned (or signed)
 /// 64-bit integer of the same shape. Written once for both: the arithmetic, `& | + == != ?:`
 /// mean the same on a number and lane by lane on a vector, so every lane of a pack gets the
-/// one-state result. Requires |x| <= 1e5.
+/// one-state result. x, s and c point to the sizeof(D) / 8 doubles of the lanes. Requires
+/// |x| <= 1e5. (Through pointers and memcpy: a vector passed by value changes the ABI between
+/// targets, and a pack may align its vector less than the vector type this template sees.)
 template <typename D, typename Bits>
-inline CHAINDYN_ALWAYS_INLINE void sincos_kernel(const D& x, D& s, D& c) noexcept {
+inline CHAINDYN_ALWAYS_INLINE void sincos_kernel(const double* x_in, double* s_out,
+                                                 double* c_out) noexcept {
+  D x;
+  std::memcpy(&x, x_in, sizeof x);
   constexpr double two_over_pi = 0x1.45f306dc9c883p-1;
   constexpr double p1 = 0x1.921fb54400000p+0;  // pi/2 = p1 + p2 + p3
   constexpr double p2 = 0x1.0b4611a600000p-34;
@@ -83,8 +88,10 @@ inline CHAINDYN_ALWAYS_INLINE void sincos_kernel(const D& x, D& s, D& c) noexcep
   // The quadrant swaps and negates (on a vector: lane-wise selects, no branch).
   const D sv = (quadrant & 1) != 0 ? cos_r : sin_r;
   const D cv = (quadrant & 1) != 0 ? sin_r : cos_r;
-  s = (quadrant & 2) != 0 ? -sv : sv;
-  c = ((quadrant + 1) & 2) != 0 ? -cv : cv;
+  const D s = (quadrant & 2) != 0 ? -sv : sv;
+  const D c = ((quadrant + 1) & 2) != 0 ? -cv : cv;
+  std::memcpy(s_out, &s, sizeof s);
+  std::memcpy(c_out, &c, sizeof c);
 }
 
 /// sin and cos of x[0..n) into s and c: the branch-free kernel above (double arithmetic;
@@ -92,8 +99,9 @@ inline CHAINDYN_ALWAYS_INLINE void sincos_kernel(const D& x, D& s, D& c) noexcep
 template <typename T>
 inline CHAINDYN_ALWAYS_INLINE void sincos_reduced(const T* x, T* s, T* c, int n) noexcept {
   for (int i = 0; i < n; ++i) {
+    const double xi = double(x[i]);
     double si, ci;
-    sincos_kernel<double, std::uint64_t>(double(x[i]), si, ci);
+    sincos_kernel<double, std::uint64_t>(&xi, &si, &ci);
     s[i] = T(si);
     c[i] = T(ci);
   }
