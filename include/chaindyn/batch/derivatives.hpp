@@ -29,7 +29,7 @@ void rnea_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   detail::check_batch_size(dtau_dqd_out, N, N * n, "rnea_derivatives", "dTau_dqd");
   auto& dtau_dq = const_cast<Eigen::MatrixBase<DQ>&>(dtau_dq_out);
   auto& dtau_dqd = const_cast<Eigen::MatrixBase<DQd>&>(dtau_dqd_out);
-  ws.for_each_range(n, sizeof(double) * N * N, [&](int t, Eigen::Index first, Eigen::Index count) {
+  ws.for_each_range(n, sizeof(double) * N * N, [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     DerivativesData<PackModel>& dd = ws.derivatives_data(t);
     typename PackModel::Vector pq, pqd, pqdd;
     for (Eigen::Index c = first; c < first + count; c += W) {
@@ -67,7 +67,7 @@ void aba_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   auto& dqdd_dq = const_cast<Eigen::MatrixBase<DQ>&>(dqdd_dq_out);
   auto& dqdd_dqd = const_cast<Eigen::MatrixBase<DQd>&>(dqdd_dqd_out);
   auto& dqdd_dtau = const_cast<Eigen::MatrixBase<DTau>&>(dqdd_dtau_out);
-  ws.for_each_range(n, sizeof(double) * N * N, [&](int t, Eigen::Index first, Eigen::Index count) {
+  ws.for_each_range(n, sizeof(double) * N * N, [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     DerivativesData<PackModel>& dd = ws.derivatives_data(t);
     typename PackModel::Vector pq, pqd, ptau;
     for (Eigen::Index c = first; c < first + count; c += W) {

@@ -23,7 +23,7 @@ void frame_pose(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   detail::check_batch_size(poses_out, 3, 4 * n, "frame_pose", "Poses");
   auto& poses = const_cast<Eigen::MatrixBase<P>&>(poses_out);
   const FrameFor<PackModel> pack_frame = ws.model().cast_frame(frame);
-  ws.for_each_range(n, sizeof(double) * 12, [&](int t, Eigen::Index first, Eigen::Index count) {
+  ws.for_each_range(n, sizeof(double) * 12, [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
     typename PackModel::Vector pq;
     Eigen::Matrix<PackScalar, 3, 4> pose;
@@ -52,7 +52,7 @@ void jacobian(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Fram
   detail::check_batch_size(js_out, 6, N * n, "jacobian", "Js");
   auto& js = const_cast<Eigen::MatrixBase<J>&>(js_out);
   const FrameFor<PackModel> pack_frame = ws.model().cast_frame(frame);
-  ws.for_each_range(n, sizeof(double) * 6 * N, [&](int t, Eigen::Index first, Eigen::Index count) {
+  ws.for_each_range(n, sizeof(double) * 6 * N, [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
     typename PackModel::Vector pq;
     FrameJacobian<PackModel> jac;
