@@ -104,7 +104,9 @@ int main() {
   const std::filesystem::path dir = "chaindyn_output";
   std::filesystem::create_directories(dir);
   std::ofstream csv(dir / "mppi.csv");
-  csv << "t,distance,q1,q2,q3,q4,q5,q6,q7\n";
+  csv << "t_s,distance_rad";
+  for (int j = 1; j <= N; ++j) csv << ",q" << j << "_rad,q" << j << "_goal_rad";
+  csv << '\n';
 
   double batch_seconds = 0, one_state_seconds = 0, worst_cost_difference = 0;
   int compared = 0;
@@ -144,7 +146,7 @@ int main() {
     // Shift the plan by one step (the last step repeats).
     for (int t = 0; t + 1 < kHorizon; ++t) plan.col(t) = plan.col(t + 1);
     csv << (step + 1) * kDt << ',' << (q - goal).norm();
-    for (int j = 0; j < N; ++j) csv << ',' << q[j];
+    for (int j = 0; j < N; ++j) csv << ',' << q[j] << ',' << goal[j];
     csv << '\n';
   }
 
