@@ -44,7 +44,8 @@ double condition_number(const Matrix& m) {
 
 /// Runs every batch function over random states of a random Model (joint dynamics on: Coulomb
 /// friction's sign is taken lane by lane) and compares each column with the one-state call.
-/// Column 0 has qd = 0 (sign 0 in every lane where it is repeated).
+/// Column 0 has qd = 0 (sign 0 in every lane where it is repeated). The derivatives run on the
+/// batches up to W + 1 states (with ASan at -O0 they cost most of the test's time).
 template <typename Model, int W>
 double batch_against_one_state(std::mt19937& gen, int threads) {
   constexpr int N = Model::nq;
@@ -93,6 +94,7 @@ double batch_against_one_state(std::mt19937& gen, int threads) {
       jacobian(model, data, q.col(s), frame, ReferenceFrame::local, j);
       worst.add("jacobian local", cols(js_local, N), j);
     }
+    if (n == 100) continue;  // the derivatives on the short batches only (CI time)
     batch::rnea_derivatives(ws, q, qd, qdd, d1, d2);
     for (int s = 0; s < n; ++s) {
       rnea_derivatives(model, dd, q.col(s), qd.col(s), qdd.col(s));
@@ -136,7 +138,6 @@ TEST_CASE("batch functions equal the one-state functions at pack widths 1, 2 and
   std::mt19937 gen(test::kSeed + 1501);
   const double worst[] = {batch_against_one_state<Model, 1>(gen, 1),
                           batch_against_one_state<Model, 2>(gen, 2),
-                          batch_against_one_state<Model, 8>(gen, 1),
                           batch_against_one_state<Model, 8>(gen, 2)};
   for (const double w : worst) CHECK(w <= kTolerance);
 }
