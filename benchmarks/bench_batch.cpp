@@ -52,8 +52,9 @@ Batch& states() {
 
 /// ns per state: the time of one iteration divided by the states it covers.
 void per_state(benchmark::State& state, Eigen::Index n) {
-  state.counters["ns_per_state"] = benchmark::Counter(
-      double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  using benchmark::Counter;
+  state.counters["ns_per_state"] =
+      Counter(double(n) * 1e-9, Counter::kIsIterationInvariantRate | Counter::kInvert);
 }
 
 template <int W>

@@ -153,7 +153,8 @@ int main() {
   const double distance = (q - goal).norm();
   const double batch_ms = 1e3 * batch_seconds / kControlSteps;
   const double one_state_ms = 1e3 * one_state_seconds / compared;
-  std::printf("MPPI on the KUKA iiwa: %d rollouts x %d steps per control step, %d states per pack\n",
+  std::printf("MPPI on the KUKA iiwa: %d rollouts x %d steps per control step, "
+              "%d states per pack\n",
               kRollouts, kHorizon, batch::native_width);
   std::printf("  rollouts per control step: batch %.2f ms, one-state loop %.2f ms (%.1fx)\n",
               batch_ms, one_state_ms, one_state_ms / batch_ms);

@@ -22,7 +22,7 @@ void aba(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::Ma
   detail::check_batch_size(tau, N, n, "aba", "Tau");
   detail::check_batch_size(qdd_out, N, n, "aba", "Qdd");
   auto& qdd = const_cast<Eigen::MatrixBase<Qdd>&>(qdd_out);  // Eigen's idiom for output blocks
-  ws.for_each_range(n, sizeof(double) * N, [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
+  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
     typename PackModel::Vector pq, pqd, ptau;
     for (Eigen::Index c = first; c < first + count; c += W) {
@@ -33,7 +33,8 @@ void aba(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::Ma
       chaindyn::aba(ws.model(), data, pq, pqd, ptau);
       detail::scatter(data.qdd, c, m, qdd);
     }
-  });
+  };
+  ws.for_each_range(n, sizeof(double) * N, kernel);
 }
 
 /// Returning form: a Workspace made for this call (it allocates; in a loop, keep a Workspace).

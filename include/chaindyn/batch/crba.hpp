@@ -20,7 +20,7 @@ void crba(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   detail::check_batch_size(q, N, n, "crba", "Q");
   detail::check_batch_size(m_out, N, N * n, "crba", "Ms");
   auto& ms = const_cast<Eigen::MatrixBase<Ms>&>(m_out);  // Eigen's idiom for output blocks
-  ws.for_each_range(n, sizeof(double) * N * N, [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
+  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
     typename PackModel::Vector pq;
     for (Eigen::Index c = first; c < first + count; c += W) {
@@ -29,7 +29,8 @@ void crba(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
       chaindyn::crba(ws.model(), data, pq);
       detail::scatter_matrices(data.M, c, m, ms);
     }
-  });
+  };
+  ws.for_each_range(n, sizeof(double) * N * N, kernel);
 }
 
 /// Returning form (N x N n): a Workspace made for this call (it allocates).

@@ -29,7 +29,7 @@ void rnea_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   detail::check_batch_size(dtau_dqd_out, N, N * n, "rnea_derivatives", "dTau_dqd");
   auto& dtau_dq = const_cast<Eigen::MatrixBase<DQ>&>(dtau_dq_out);
   auto& dtau_dqd = const_cast<Eigen::MatrixBase<DQd>&>(dtau_dqd_out);
-  ws.for_each_range(n, sizeof(double) * N * N, [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
+  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     DerivativesData<PackModel>& dd = ws.derivatives_data(t);
     typename PackModel::Vector pq, pqd, pqdd;
     for (Eigen::Index c = first; c < first + count; c += W) {
@@ -41,7 +41,8 @@ void rnea_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
       detail::scatter_matrices(dd.dtau_dq, c, m, dtau_dq);
       detail::scatter_matrices(dd.dtau_dqd, c, m, dtau_dqd);
     }
-  });
+  };
+  ws.for_each_range(n, sizeof(double) * N * N, kernel);
 }
 
 /// d qdd / d q, d qdd / d qd and d qdd / d tau = M^-1 of aba at every column s of Q, Qd, Tau
@@ -67,7 +68,7 @@ void aba_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   auto& dqdd_dq = const_cast<Eigen::MatrixBase<DQ>&>(dqdd_dq_out);
   auto& dqdd_dqd = const_cast<Eigen::MatrixBase<DQd>&>(dqdd_dqd_out);
   auto& dqdd_dtau = const_cast<Eigen::MatrixBase<DTau>&>(dqdd_dtau_out);
-  ws.for_each_range(n, sizeof(double) * N * N, [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
+  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     DerivativesData<PackModel>& dd = ws.derivatives_data(t);
     typename PackModel::Vector pq, pqd, ptau;
     for (Eigen::Index c = first; c < first + count; c += W) {
@@ -80,7 +81,8 @@ void aba_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
       detail::scatter_matrices(dd.dqdd_dqd, c, m, dqdd_dqd);
       detail::scatter_matrices(dd.dqdd_dtau, c, m, dqdd_dtau);
     }
-  });
+  };
+  ws.for_each_range(n, sizeof(double) * N * N, kernel);
 }
 
 }  // namespace chaindyn::batch

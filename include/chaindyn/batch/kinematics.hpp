@@ -23,7 +23,7 @@ void frame_pose(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   detail::check_batch_size(poses_out, 3, 4 * n, "frame_pose", "Poses");
   auto& poses = const_cast<Eigen::MatrixBase<P>&>(poses_out);
   const FrameFor<PackModel> pack_frame = ws.model().cast_frame(frame);
-  ws.for_each_range(n, sizeof(double) * 12, [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
+  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
     typename PackModel::Vector pq;
     Eigen::Matrix<PackScalar, 3, 4> pose;
@@ -35,7 +35,8 @@ void frame_pose(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
       pose.col(3) = x.translation;
       detail::scatter_matrices(pose, c, m, poses);
     }
-  });
+  };
+  ws.for_each_range(n, sizeof(double) * 12, kernel);
 }
 
 /// The Jacobian of the frame `frame` (a handle of the double model) in coordinates `rf` at
@@ -52,7 +53,7 @@ void jacobian(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Fram
   detail::check_batch_size(js_out, 6, N * n, "jacobian", "Js");
   auto& js = const_cast<Eigen::MatrixBase<J>&>(js_out);
   const FrameFor<PackModel> pack_frame = ws.model().cast_frame(frame);
-  ws.for_each_range(n, sizeof(double) * 6 * N, [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
+  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
     typename PackModel::Vector pq;
     FrameJacobian<PackModel> jac;
@@ -62,7 +63,8 @@ void jacobian(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Fram
       chaindyn::jacobian(ws.model(), data, pq, pack_frame, rf, jac);
       detail::scatter_matrices(jac, c, m, js);
     }
-  });
+  };
+  ws.for_each_range(n, sizeof(double) * 6 * N, kernel);
 }
 
 }  // namespace chaindyn::batch

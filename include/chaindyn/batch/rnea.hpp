@@ -23,7 +23,7 @@ void rnea(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::M
   detail::check_batch_size(qdd, N, n, "rnea", "Qdd");
   detail::check_batch_size(tau_out, N, n, "rnea", "Tau");
   auto& tau = const_cast<Eigen::MatrixBase<Tau>&>(tau_out);  // Eigen's idiom for output blocks
-  ws.for_each_range(n, sizeof(double) * N, [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
+  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
     typename PackModel::Vector pq, pqd, pqdd;
     for (Eigen::Index c = first; c < first + count; c += W) {
@@ -34,7 +34,8 @@ void rnea(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::M
       chaindyn::rnea(ws.model(), data, pq, pqd, pqdd);
       detail::scatter(data.tau, c, m, tau);
     }
-  });
+  };
+  ws.for_each_range(n, sizeof(double) * N, kernel);
 }
 
 /// Returning form: a Workspace made for this call (it allocates; in a loop, keep a Workspace

@@ -151,8 +151,9 @@ using CastModel = std::decay_t<decltype(std::declval<const Model&>().template ca
 /// The thread count options.threads asks for (0: every hardware thread).
 inline int thread_count(const Options& options) {
   if (options.threads < 0) {
-    chaindyn::detail::throw_error<ArgumentError>("batch::Workspace: options.threads is ", options.threads,
-                               "; give 1 or more threads, or 0 for every hardware thread");
+    chaindyn::detail::throw_error<ArgumentError>(
+        "batch::Workspace: options.threads is ", options.threads,
+        "; give 1 or more threads, or 0 for every hardware thread");
   }
   if (options.threads > 0) return options.threads;
   return std::max(1, int(std::thread::hardware_concurrency()));
@@ -199,7 +200,9 @@ class Workspace {
   int threads() const noexcept { return threads_; }
 
   /// Thread t's workspace (t < threads()).
-  DerivativesData<PackModel>& derivatives_data(int t) noexcept { return *per_thread_[std::size_t(t)]; }
+  DerivativesData<PackModel>& derivatives_data(int t) noexcept {
+    return *per_thread_[std::size_t(t)];
+  }
   Data<PackModel>& data(int t) noexcept { return per_thread_[std::size_t(t)]->data; }
 
   /// Calls kernel(t, first, count) for consecutive ranges of the n columns, each a whole number
@@ -288,10 +291,9 @@ template <typename Derived>
 void check_batch_size(const Eigen::MatrixBase<Derived>& x, Eigen::Index rows, Eigen::Index cols,
                       const char* function, const char* name) {
   if (x.rows() != rows || x.cols() != cols) {
-    chaindyn::detail::throw_error<ArgumentError>("batch::", function, ": ", name, " is ", x.rows(), " x ",
-                               x.cols(), "; expected ", rows, " x ", cols,
-                               " (one column per state", rows == x.rows() ? "" : ", one row per joint",
-                               ")");
+    chaindyn::detail::throw_error<ArgumentError>(
+        "batch::", function, ": ", name, " is ", x.rows(), " x ", x.cols(), "; expected ", rows,
+        " x ", cols, " (one column per state", rows == x.rows() ? "" : ", one row per joint", ")");
   }
 }
 
