@@ -121,6 +121,12 @@ FIGURES = [
          lines=[line(f"e{j}_rad", f"joint {j}") for j in JOINTS] +
                [line(f"e{j}_analytic_rad", "e0 (1 + ωt) exp(−ωt)" if j == 1 else None,
                      color=GREY, ls=":", lw=1.5) for j in JOINTS]),
+    dict(name="mppi", csv="mppi.csv",
+         title="iiwa: MPPI, 1,024 rollouts per control step (batch::aba)",
+         x="t_s", xlabel="t [s]", ylabel="q [deg]", y_factor=DEG, legend=OUTSIDE,
+         lines=[line(f"q{j}_rad", f"joint {j}") for j in JOINTS] +
+               [line(f"q{j}_goal_rad", "goal" if j == 1 else None, color=GREY, ls="--", lw=1)
+                for j in JOINTS]),
     dict(name="pick_and_place_tracking", csv="pick_and_place_adaptive.csv",
          title="iiwa pick and place: tracking error |q_d − q| of three computed-torque models",
          x="t_s", xlabel="t [s] (grasp at 2 s, release at 5 s)", ylabel="|q_d − q| [mrad]",

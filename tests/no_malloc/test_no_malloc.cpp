@@ -51,6 +51,7 @@ struct EigenAssertion : std::runtime_error {
 #include <chaindyn/algorithms/inverse_mass_matrix.hpp>
 #include <chaindyn/algorithms/jacobian.hpp>
 #include <chaindyn/algorithms/rnea_derivatives.hpp>
+#include <chaindyn/batch.hpp>
 #include <chaindyn/identification.hpp>
 #include <chaindyn/simulation.hpp>
 
@@ -385,6 +386,40 @@ TEMPLATE_TEST_CASE("rnea_derivatives and aba_derivatives make no heap allocation
   REQUIRE(data->dtau_dq.allFinite());
   REQUIRE(data->dqdd_dq.allFinite());
   REQUIRE((data->data.qdd - qdd).cwiseAbs().maxCoeff() < 1e-8);
+}
+
+// --- Many states per call (issue 15): batch functions with a Workspace --------------------
+// The calling thread allocates nothing once the workspace exists, with one thread and with two
+// (the worker is one of the workspace's; Eigen's net is process-wide, so it watches the worker
+// too). The pack width is the target's (native_width).
+TEST_CASE("batch functions with a Workspace make no heap allocation", "[no_malloc][batch]") {
+  using Model = ChainN<double, 7, Revolute>;
+  using Mat = batch::States<Model>;
+  std::mt19937 gen(test::kSeed);
+  const Model model(test::random_links<Model>(gen, true));
+  const Eigen::Index n = 2 * batch::native_width + 3;  // two packs per thread, and a tail
+  Mat q(7, n), qd(7, n), qdd(7, n), tau(7, n), acc(7, n);
+  for (Eigen::Index i = 0; i < q.size(); ++i) {
+    q.data()[i] = test::uniform(gen, -3, 3);
+    qd.data()[i] = test::uniform(gen, -2, 2);
+    qdd.data()[i] = test::uniform(gen, -2, 2);
+  }
+  Eigen::Matrix<double, 7, Eigen::Dynamic> m1(7, 7 * n), m2(7, 7 * n), m3(7, 7 * n);
+  Eigen::Matrix<double, 6, Eigen::Dynamic> js(6, 7 * n);
+  Eigen::Matrix<double, 3, Eigen::Dynamic> poses(3, 4 * n);
+  const auto frame = model.frame(6);
+  for (const int threads : {1, 2}) {
+    batch::Workspace<Model> ws(model, {threads});
+    INFO("threads " << threads);
+    REQUIRE_NO_ALLOCATION(batch::rnea(ws, q, qd, qdd, tau));
+    REQUIRE_NO_ALLOCATION(batch::aba(ws, q, qd, tau, acc));
+    REQUIRE_NO_ALLOCATION(batch::crba(ws, q, m1));
+    REQUIRE_NO_ALLOCATION(batch::rnea_derivatives(ws, q, qd, qdd, m1, m2));
+    REQUIRE_NO_ALLOCATION(batch::aba_derivatives(ws, q, qd, tau, m1, m2, m3));
+    REQUIRE_NO_ALLOCATION(batch::frame_pose(ws, q, frame, poses));
+    REQUIRE_NO_ALLOCATION(batch::jacobian(ws, q, frame, ReferenceFrame::world, js));
+    REQUIRE((acc - qdd).cwiseAbs().maxCoeff() < 1e-8);
+  }
 }
 
 // --- Online payload estimation (issue 16): one tick -----------------------------------------

@@ -14,6 +14,7 @@
 #include <chaindyn/algorithms/forward_dynamics_crba.hpp>
 #include <chaindyn/algorithms/jacobian.hpp>
 #include <chaindyn/algorithms/rnea.hpp>
+#include <chaindyn/batch.hpp>
 #include <chaindyn/robots/kuka_iiwa.hpp>
 #ifdef CHAINDYN_URDF_DATA_DIR
 #include <chaindyn/urdf.hpp>
@@ -132,12 +133,50 @@ int check(const char* name, const Model& model, std::uint64_t seed) {
   return total;
 }
 
+/// batch::Workspace with 2 threads (the calling one and a worker of the pool): 50 calls of
+/// batch::rnea and batch::aba in a row over 37 states (packs and a tail) must equal the
+/// one-state results to the pack's rounding (1e-12 relative; aba against the qdd it inverts,
+/// 1e-8); ThreadSanitizer
+/// watches the pool's hand-over of the job and of the results.
+int check_batch() {
+  using Model = robots::KukaIiwa<double>;
+  const Model model = robots::kuka_iiwa();
+  const std::vector<State<Model>> input = states<Model>(3);
+  const int n = 37;
+  batch::States<Model> q(7, n), qd(7, n), qdd(7, n), tau(7, n), acc(7, n);
+  for (int s = 0; s < n; ++s) {
+    q.col(s) = input[std::size_t(s % kStates)].q;
+    qd.col(s) = input[std::size_t(s % kStates)].qd;
+    qdd.col(s) = input[std::size_t(s % kStates)].qdd;
+  }
+  batch::Options options;
+  options.threads = 2;
+  batch::Workspace<Model> ws(model, options);
+  const auto data = std::make_unique<Data<Model>>();
+  int mismatches = 0;
+  for (int round = 0; round < 50; ++round) {
+    batch::rnea(ws, q, qd, qdd, tau);
+    batch::aba(ws, q, qd, tau, acc);
+    for (int s = 0; s < n; ++s) {
+      rnea(model, *data, q.col(s), qd.col(s), qdd.col(s));
+      if (!((tau.col(s) - data->tau).cwiseAbs().maxCoeff() <= 1e-12 * (1 + data->tau.norm()))) {
+        ++mismatches;
+      }
+      if (!((acc.col(s) - qdd.col(s)).cwiseAbs().maxCoeff() <= 1e-8)) ++mismatches;
+    }
+  }
+  std::printf("batch::Workspace, 2 threads, 50 x rnea and aba over %d states: %d results differ\n",
+              n, mismatches);
+  return mismatches;
+}
+
 }  // namespace
 
 int main() {
   int failures = 0;
   try {
     failures += check("iiwa (ChainN<7, RevoluteZ>)", robots::kuka_iiwa(), 1);
+    failures += check_batch();
 #ifdef CHAINDYN_URDF_DATA_DIR
     using Panda = ChainN<double, 7, Revolute>;
     failures += check("Panda URDF (ChainN<7, Revolute>)",

@@ -162,6 +162,13 @@ class ChainBase {
   FrameType base_frame(const Transform<Scalar>& pose = Transform<Scalar>::Identity()) const {
     return FrameType(FrameType::base, pose);
   }
+  /// A handle of a chain of another scalar type (e.g. this chain's double original, which
+  /// cast() converted) as a handle of this chain: the same link, the placement converted number
+  /// by number. Both chains have N joints, so the link index stays valid.
+  template <typename From>
+  FrameType cast_frame(const Frame<From, N>& f) const {
+    return FrameType(f.link(), cast_transform<Scalar>(f.placement()));
+  }
   /// True if the chain has a frame of that name.
   bool has_frame(std::string_view name) const noexcept {
     for (const NamedFrame<Scalar, N>& f : frames_) {

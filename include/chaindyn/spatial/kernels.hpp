@@ -26,6 +26,14 @@ template <typename T>
 struct has_value_member<T, std::void_t<decltype(std::declval<const T&>().value())>>
     : std::true_type {};
 
+/// Whether a scalar is a SIMD pack of states (chaindyn/batch/pack.hpp): a type with a static
+/// member `lanes`. The kernels that decide on a number (sign, sincos's range check) take its
+/// branch-free lane-wise form then, found by argument-dependent lookup.
+template <typename T, typename = void>
+struct is_pack : std::false_type {};
+template <typename T>
+struct is_pack<T, std::void_t<decltype(T::lanes)>> : std::true_type {};
+
 /// The plain number behind a scalar: the scalar itself for float and double, the value part
 /// of an automatic-differentiation scalar (recursively, for nested AD types). Used only where a
 /// decision is taken on a number (validation, the sign of a velocity), never in a derivative.
@@ -157,11 +165,17 @@ inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> cross_axis(const Vector3<Scalar>& 
   }
 }
 
-/// sign(x) in {-1, 0, 1}; the Coulomb friction model's direction.
+/// sign(x) in {-1, 0, 1}; the Coulomb friction model's direction. For a pack of states, lane by
+/// lane with two selects (no branch).
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Scalar sign(const Scalar& x) {
-  const double v = scalar_value(x);
-  return Scalar(v > 0.0 ? 1 : (v < 0.0 ? -1 : 0));
+  if constexpr (is_pack<Scalar>::value) {
+    const Scalar zero(0.0);
+    return select(x > zero, Scalar(1.0), select(x < zero, Scalar(-1.0), zero));
+  } else {
+    const double v = scalar_value(x);
+    return Scalar(v > 0.0 ? 1 : (v < 0.0 ? -1 : 0));
+  }
 }
 
 }  // namespace detail

@@ -41,65 +41,92 @@ inline CHAINDYN_ALWAYS_INLINE void sincos_library(const Scalar& x, Scalar& s, Sc
   c = cos(x);
 }
 
-/// sin and cos of x[0..n) into s and c: the branch-free kernel above (double arithmetic;
-/// float inputs are computed in double and rounded once). Requires |x| <= 1e5 for all.
-template <typename T>
-inline CHAINDYN_ALWAYS_INLINE void sincos_reduced(const T* x, T* s, T* c, int n) noexcept {
+/// sin and cos of one lane type by the method above: D is double or a GCC/Clang vector of
+/// doubles (batch::Pack's lanes, chaindyn/batch/pack.hpp) and Bits the unsigned (or signed)
+/// 64-bit integer of the same shape. Written once for both: the arithmetic, `& | + == != ?:`
+/// mean the same on a number and lane by lane on a vector, so every lane of a pack gets the
+/// one-state result. x, s and c point to the sizeof(D) / 8 doubles of the lanes. Requires
+/// |x| <= 1e5. (Through pointers and memcpy: a vector passed by value changes the ABI between
+/// targets, and a pack may align its vector less than the vector type this template sees.)
+template <typename D, typename Bits>
+inline CHAINDYN_ALWAYS_INLINE void sincos_kernel(const double* x_in, double* s_out,
+                                                 double* c_out) noexcept {
+  D x;
+  std::memcpy(&x, x_in, sizeof x);
   constexpr double two_over_pi = 0x1.45f306dc9c883p-1;
   constexpr double p1 = 0x1.921fb54400000p+0;  // pi/2 = p1 + p2 + p3
   constexpr double p2 = 0x1.0b4611a600000p-34;
   constexpr double p3 = 0x1.3198a2e037073p-69;
   // Adding 1.5 * 2^52 rounds to the nearest integer and leaves it in the low mantissa bits.
   constexpr double round_shift = 0x1.8p52;
+  const D shifted = x * two_over_pi + round_shift;
+  const D k = shifted - round_shift;
+  Bits bits;
+  static_assert(sizeof bits == sizeof shifted, "Bits must have D's shape");
+  std::memcpy(&bits, &shifted, sizeof bits);
+  const Bits quadrant = bits & 3;
+  const D r = ((x - k * p1) - k * p2) - k * p3;
+  const D z = r * r;
+  // sin r = r (1 - z/3! + z^2/5! - ... - z^7/15!)
+  const D ps =
+      -1.0 / 6 +
+      z * (1.0 / 120 +
+           z * (-1.0 / 5040 +
+                z * (1.0 / 362880 +
+                     z * (-1.0 / 39916800 +
+                          z * (1.0 / 6227020800 + z * (-1.0 / 1307674368000.0))))));
+  const D sin_r = r + r * z * ps;
+  // cos r = 1 - z/2! + z^2/4! - ... + z^8/16!
+  const D pc =
+      1.0 / 24 +
+      z * (-1.0 / 720 +
+           z * (1.0 / 40320 +
+                z * (-1.0 / 3628800 +
+                     z * (1.0 / 479001600 +
+                          z * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0))))));
+  const D cos_r = 1.0 - 0.5 * z + z * z * pc;
+  // The quadrant swaps and negates (on a vector: lane-wise selects, no branch).
+  const D sv = (quadrant & 1) != 0 ? cos_r : sin_r;
+  const D cv = (quadrant & 1) != 0 ? sin_r : cos_r;
+  const D s = (quadrant & 2) != 0 ? -sv : sv;
+  const D c = ((quadrant + 1) & 2) != 0 ? -cv : cv;
+  std::memcpy(s_out, &s, sizeof s);
+  std::memcpy(c_out, &c, sizeof c);
+}
+
+/// sin and cos of x[0..n) into s and c: the branch-free kernel above (double arithmetic;
+/// float inputs are computed in double and rounded once). Requires |x| <= 1e5 for all.
+template <typename T>
+inline CHAINDYN_ALWAYS_INLINE void sincos_reduced(const T* x, T* s, T* c, int n) noexcept {
   for (int i = 0; i < n; ++i) {
     const double xi = double(x[i]);
-    const double shifted = xi * two_over_pi + round_shift;
-    const double k = shifted - round_shift;
-    std::uint64_t bits;
-    std::memcpy(&bits, &shifted, sizeof bits);
-    const std::uint64_t quadrant = bits & 3u;
-    const double r = ((xi - k * p1) - k * p2) - k * p3;
-    const double z = r * r;
-    // sin r = r (1 - z/3! + z^2/5! - ... - z^7/15!)
-    const double ps =
-        -1.0 / 6 +
-        z * (1.0 / 120 +
-             z * (-1.0 / 5040 +
-                  z * (1.0 / 362880 +
-                       z * (-1.0 / 39916800 +
-                            z * (1.0 / 6227020800 + z * (-1.0 / 1307674368000.0))))));
-    const double sin_r = r + r * z * ps;
-    // cos r = 1 - z/2! + z^2/4! - ... + z^8/16!
-    const double pc =
-        1.0 / 24 +
-        z * (-1.0 / 720 +
-             z * (1.0 / 40320 +
-                  z * (-1.0 / 3628800 +
-                       z * (1.0 / 479001600 +
-                            z * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0))))));
-    const double cos_r = 1.0 - 0.5 * z + z * z * pc;
-    const bool swap = (quadrant & 1u) != 0;
-    const double sv = swap ? cos_r : sin_r;
-    const double cv = swap ? sin_r : cos_r;
-    s[i] = T((quadrant & 2u) != 0 ? -sv : sv);
-    c[i] = T(((quadrant + 1u) & 2u) != 0 ? -cv : cv);
+    double si, ci;
+    sincos_kernel<double, std::uint64_t>(&xi, &si, &ci);
+    s[i] = T(si);
+    c[i] = T(ci);
   }
 }
 
 /// s[i] = sin(x[i]), c[i] = cos(x[i]) for i < n.
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE void sincos(const Scalar* x, Scalar* s, Scalar* c, int n) noexcept {
+  if constexpr (is_pack<Scalar>::value) {
+    // A SIMD pack of states (batch/pack.hpp): its sincos, found by argument-dependent lookup,
+    // runs sincos_kernel on every lane at once.
+    for (int i = 0; i < n; ++i) sincos(x[i], s[i], c[i]);
+  } else {
 #ifndef __FAST_MATH__
-  if constexpr (std::is_same_v<Scalar, double> || std::is_same_v<Scalar, float>) {
-    bool in_range = true;
-    for (int i = 0; i < n; ++i) in_range &= std::abs(double(x[i])) <= 1e5;  // false for NaN
-    if (in_range) {
-      sincos_reduced(x, s, c, n);
-      return;
+    if constexpr (std::is_same_v<Scalar, double> || std::is_same_v<Scalar, float>) {
+      bool in_range = true;
+      for (int i = 0; i < n; ++i) in_range &= std::abs(double(x[i])) <= 1e5;  // false for NaN
+      if (in_range) {
+        sincos_reduced(x, s, c, n);
+        return;
+      }
     }
-  }
 #endif
-  for (int i = 0; i < n; ++i) sincos_library(x[i], s[i], c[i]);
+    for (int i = 0; i < n; ++i) sincos_library(x[i], s[i], c[i]);
+  }
 }
 
 }  // namespace detail

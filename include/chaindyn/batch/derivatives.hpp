@@ -1,0 +1,88 @@
+/// @file
+/// Derivatives of the dynamics for many states per call: batch::rnea_derivatives and
+/// batch::aba_derivatives, the one-state algorithms (algorithms/rnea_derivatives.hpp,
+/// algorithms/aba_derivatives.hpp; Carpentier and Mansard, RSS 2018) run on packs of W states.
+#pragma once
+
+#include "chaindyn/algorithms/aba_derivatives.hpp"
+#include "chaindyn/algorithms/rnea_derivatives.hpp"
+#include "chaindyn/batch/workspace.hpp"
+
+namespace chaindyn::batch {
+
+/// d tau / d q and d tau / d qd of rnea at every column s of Q, Qd, Qdd (N x n each) into
+/// dTau_dq and dTau_dqd (N x N n each, sized by the caller): state s's matrices are
+/// .middleCols(s * N, N), as batch::crba's. Allocates nothing; throws ArgumentError on a size
+/// mismatch.
+template <typename Model, int W, typename Q, typename Qd, typename Qdd, typename DQ, typename DQd>
+void rnea_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
+                      const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
+                      const Eigen::MatrixBase<DQ>& dtau_dq_out,
+                      const Eigen::MatrixBase<DQd>& dtau_dqd_out) {
+  using PackModel = typename Workspace<Model, W>::PackModel;
+  constexpr int N = Model::nq;
+  const Eigen::Index n = q.cols();
+  detail::check_batch_size(q, N, n, "rnea_derivatives", "Q");
+  detail::check_batch_size(qd, N, n, "rnea_derivatives", "Qd");
+  detail::check_batch_size(qdd, N, n, "rnea_derivatives", "Qdd");
+  detail::check_batch_size(dtau_dq_out, N, N * n, "rnea_derivatives", "dTau_dq");
+  detail::check_batch_size(dtau_dqd_out, N, N * n, "rnea_derivatives", "dTau_dqd");
+  auto& dtau_dq = const_cast<Eigen::MatrixBase<DQ>&>(dtau_dq_out);
+  auto& dtau_dqd = const_cast<Eigen::MatrixBase<DQd>&>(dtau_dqd_out);
+  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
+    DerivativesData<PackModel>& dd = ws.derivatives_data(t);
+    typename PackModel::Vector pq, pqd, pqdd;
+    for (Eigen::Index c = first; c < first + count; c += W) {
+      const int m = int(std::min<Eigen::Index>(W, first + count - c));
+      detail::gather(q, c, m, pq);
+      detail::gather(qd, c, m, pqd);
+      detail::gather(qdd, c, m, pqdd);
+      chaindyn::rnea_derivatives(ws.model(), dd, pq, pqd, pqdd);
+      detail::scatter_matrices(dd.dtau_dq, c, m, dtau_dq);
+      detail::scatter_matrices(dd.dtau_dqd, c, m, dtau_dqd);
+    }
+  };
+  ws.for_each_range(n, sizeof(double) * N * N, kernel);
+}
+
+/// d qdd / d q, d qdd / d qd and d qdd / d tau = M^-1 of aba at every column s of Q, Qd, Tau
+/// (N x n each) into dQdd_dq, dQdd_dqd, dQdd_dtau (N x N n each, sized by the caller; state
+/// s's matrices are .middleCols(s * N, N)). Allocates nothing; throws ArgumentError on a size
+/// mismatch.
+template <typename Model, int W, typename Q, typename Qd, typename Tau, typename DQ, typename DQd,
+          typename DTau>
+void aba_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
+                     const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau,
+                     const Eigen::MatrixBase<DQ>& dqdd_dq_out,
+                     const Eigen::MatrixBase<DQd>& dqdd_dqd_out,
+                     const Eigen::MatrixBase<DTau>& dqdd_dtau_out) {
+  using PackModel = typename Workspace<Model, W>::PackModel;
+  constexpr int N = Model::nq;
+  const Eigen::Index n = q.cols();
+  detail::check_batch_size(q, N, n, "aba_derivatives", "Q");
+  detail::check_batch_size(qd, N, n, "aba_derivatives", "Qd");
+  detail::check_batch_size(tau, N, n, "aba_derivatives", "Tau");
+  detail::check_batch_size(dqdd_dq_out, N, N * n, "aba_derivatives", "dQdd_dq");
+  detail::check_batch_size(dqdd_dqd_out, N, N * n, "aba_derivatives", "dQdd_dqd");
+  detail::check_batch_size(dqdd_dtau_out, N, N * n, "aba_derivatives", "dQdd_dtau");
+  auto& dqdd_dq = const_cast<Eigen::MatrixBase<DQ>&>(dqdd_dq_out);
+  auto& dqdd_dqd = const_cast<Eigen::MatrixBase<DQd>&>(dqdd_dqd_out);
+  auto& dqdd_dtau = const_cast<Eigen::MatrixBase<DTau>&>(dqdd_dtau_out);
+  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
+    DerivativesData<PackModel>& dd = ws.derivatives_data(t);
+    typename PackModel::Vector pq, pqd, ptau;
+    for (Eigen::Index c = first; c < first + count; c += W) {
+      const int m = int(std::min<Eigen::Index>(W, first + count - c));
+      detail::gather(q, c, m, pq);
+      detail::gather(qd, c, m, pqd);
+      detail::gather(tau, c, m, ptau);
+      chaindyn::aba_derivatives(ws.model(), dd, pq, pqd, ptau);
+      detail::scatter_matrices(dd.dqdd_dq, c, m, dqdd_dq);
+      detail::scatter_matrices(dd.dqdd_dqd, c, m, dqdd_dqd);
+      detail::scatter_matrices(dd.dqdd_dtau, c, m, dqdd_dtau);
+    }
+  };
+  ws.for_each_range(n, sizeof(double) * N * N, kernel);
+}
+
+}  // namespace chaindyn::batch

@@ -1,0 +1,53 @@
+/// @file
+/// Inverse dynamics of many states per call: batch::rnea, the one-state rnea (RBDA Table 5.1,
+/// algorithms/rnea.hpp) run on packs of W states.
+#pragma once
+
+#include "chaindyn/algorithms/rnea.hpp"
+#include "chaindyn/batch/workspace.hpp"
+
+namespace chaindyn::batch {
+
+/// tau_s = rnea(model, q_s, qd_s, qdd_s) for every column s of Q, Qd, Qdd (N x n each, N the
+/// model's joints, any n) into the columns of Tau (N x n, sized by the caller; a block of a
+/// larger matrix will do). Friction, armature and gravity as rnea has them. Allocates nothing;
+/// throws ArgumentError on a size mismatch; ws.threads() threads share the columns.
+template <typename Model, int W, typename Q, typename Qd, typename Qdd, typename Tau>
+void rnea(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Qd>& qd,
+          const Eigen::MatrixBase<Qdd>& qdd, const Eigen::MatrixBase<Tau>& tau_out) {
+  using PackModel = typename Workspace<Model, W>::PackModel;
+  constexpr int N = Model::nq;
+  const Eigen::Index n = q.cols();
+  detail::check_batch_size(q, N, n, "rnea", "Q");
+  detail::check_batch_size(qd, N, n, "rnea", "Qd");
+  detail::check_batch_size(qdd, N, n, "rnea", "Qdd");
+  detail::check_batch_size(tau_out, N, n, "rnea", "Tau");
+  auto& tau = const_cast<Eigen::MatrixBase<Tau>&>(tau_out);  // Eigen's idiom for output blocks
+  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
+    Data<PackModel>& data = ws.data(t);
+    typename PackModel::Vector pq, pqd, pqdd;
+    for (Eigen::Index c = first; c < first + count; c += W) {
+      const int m = int(std::min<Eigen::Index>(W, first + count - c));
+      detail::gather(q, c, m, pq);
+      detail::gather(qd, c, m, pqd);
+      detail::gather(qdd, c, m, pqdd);
+      chaindyn::rnea(ws.model(), data, pq, pqd, pqdd);
+      detail::scatter(data.tau, c, m, tau);
+    }
+  };
+  ws.for_each_range(n, sizeof(double) * N, kernel);
+}
+
+/// Returning form: a Workspace made for this call (it allocates; in a loop, keep a Workspace
+/// and call the in-place form).
+template <typename Model, typename Q, typename Qd, typename Qdd>
+States<Model> rnea(const Model& model, const Eigen::MatrixBase<Q>& q,
+                   const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
+                   const Options& options = {}) {
+  Workspace<Model> ws(model, options);
+  States<Model> tau(Model::nq, q.cols());
+  batch::rnea(ws, q, qd, qdd, tau);
+  return tau;
+}
+
+}  // namespace chaindyn::batch

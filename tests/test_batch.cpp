@@ -1,0 +1,229 @@
+// Many states per call (chaindyn/batch.hpp): every batch function equals the one-state
+// function column by column, for every joint kind, batch sizes around the pack width (tails)
+// and 100, one and two threads; and the pack scalar's own pieces (sincos, sign, select).
+#include "support/chains.hpp"
+#include "support/test_support.hpp"
+
+#include <chaindyn/batch.hpp>
+
+#include <Eigen/Eigenvalues>
+
+#include <catch2/catch.hpp>
+
+using namespace chaindyn;
+using chaindyn::test::relative_error;
+
+namespace {
+
+/// Worst relative error of any batch output against the one-state algorithms (per state,
+/// relative to that state's largest entry). The forward dynamics solve M qdd = b: a rounding
+/// difference of one ulp anywhere (Eigen sums a 3-vector's dot product as (a0 + a1) + a2 for
+/// double, vectorised, and a0 + (a1 + a2) for other scalars) moves qdd by up to cond(M) ulp,
+/// so aba's and aba_derivatives' errors are divided by cond(M) (the perturbation bound of a
+/// linear solve, e.g. Higham, Accuracy and Stability of Numerical Algorithms, sec. 7.1).
+struct Worst {
+  double value = 0;
+  const char* where = "";
+  /// scale: 1, or cond(M) for the forward dynamics (below).
+  template <typename A, typename B>
+  void add(const char* what, const Eigen::MatrixBase<A>& batch,
+           const Eigen::MatrixBase<B>& one_state, double scale = 1) {
+    const double e = relative_error(batch, one_state) / scale;
+    if (e > value) {
+      value = e;
+      where = what;
+    }
+  }
+};
+
+template <typename Matrix>
+double condition_number(const Matrix& m) {
+  const Eigen::SelfAdjointEigenSolver<Matrix> eig(m, Eigen::EigenvaluesOnly);
+  return eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
+}
+
+/// Runs every batch function over random states of a random Model (joint dynamics on: Coulomb
+/// friction's sign is taken lane by lane) and compares each column with the one-state call.
+/// Column 0 has qd = 0 (sign 0 in every lane where it is repeated). The derivatives run on the
+/// batches up to W + 1 states (with ASan at -O0 they cost most of the test's time).
+template <typename Model, int W>
+double batch_against_one_state(std::mt19937& gen, int threads) {
+  constexpr int N = Model::nq;
+  using Vector = typename Model::Vector;
+  using Mat = Eigen::Matrix<double, N, Eigen::Dynamic>;
+  const Model model(test::random_links<Model>(gen, true));
+  batch::Workspace<Model, W> ws(model, {threads});
+  REQUIRE(ws.threads() == threads);
+  const auto frame = model.frame(std::size_t(N - 1), Transform<double>(
+      test::random_rotation(gen), test::random_vector(gen, -0.2, 0.2)));
+  DerivativesData<Model> dd;
+  Data<Model>& data = dd.data;
+  Worst worst;
+  for (const int n : {1, W - 1, W, W + 1, 100}) {
+    if (n < 1) continue;
+    Mat q(N, n), qd(N, n), qdd(N, n);
+    for (int s = 0; s < n; ++s) {
+      q.col(s) = test::random_state<Vector>(gen, 3.0);
+      qd.col(s) = s == 0 ? Vector(Vector::Zero()) : test::random_state<Vector>(gen, 2.0);
+      qdd.col(s) = test::random_state<Vector>(gen, 2.0);
+    }
+    Mat tau(N, n), acc(N, n), ms(N, N * n), d1(N, N * n), d2(N, N * n), d3(N, N * n);
+    Eigen::Matrix<double, 3, Eigen::Dynamic> poses(3, 4 * n);
+    Eigen::Matrix<double, 6, Eigen::Dynamic> js(6, N * n), js_local(6, N * n);
+    batch::rnea(ws, q, qd, qdd, tau);
+    batch::aba(ws, q, qd, tau, acc);
+    batch::crba(ws, q, ms);
+    batch::frame_pose(ws, q, frame, poses);
+    batch::jacobian(ws, q, frame, ReferenceFrame::world, js);
+    batch::jacobian(ws, q, frame, ReferenceFrame::local, js_local);
+    for (int s = 0; s < n; ++s) {
+      const auto cols = [&](const auto& m, int k) { return m.middleCols(s * k, k); };
+      rnea(model, data, q.col(s), qd.col(s), qdd.col(s));
+      worst.add("rnea", tau.col(s), data.tau);
+      crba(model, data, q.col(s));
+      const double cond = condition_number(data.M);
+      aba(model, data, q.col(s), qd.col(s), tau.col(s));
+      worst.add("aba", acc.col(s), data.qdd, cond);
+      worst.add("crba", cols(ms, N), data.M);
+      const Transform<double>& x = frame_pose(model, data, q.col(s), frame);
+      worst.add("frame_pose", cols(poses, 4).template leftCols<3>(), x.rotation);
+      worst.add("frame_pose", cols(poses, 4).col(3), x.translation);
+      FrameJacobian<Model> j;
+      jacobian(model, data, q.col(s), frame, ReferenceFrame::world, j);
+      worst.add("jacobian world", cols(js, N), j);
+      jacobian(model, data, q.col(s), frame, ReferenceFrame::local, j);
+      worst.add("jacobian local", cols(js_local, N), j);
+    }
+    if (n == 100) continue;  // the derivatives on the short batches only (CI time)
+    batch::rnea_derivatives(ws, q, qd, qdd, d1, d2);
+    for (int s = 0; s < n; ++s) {
+      rnea_derivatives(model, dd, q.col(s), qd.col(s), qdd.col(s));
+      worst.add("rnea_derivatives", d1.middleCols(s * N, N), dd.dtau_dq);
+      worst.add("rnea_derivatives", d2.middleCols(s * N, N), dd.dtau_dqd);
+    }
+    batch::aba_derivatives(ws, q, qd, tau, d1, d2, d3);
+    for (int s = 0; s < n; ++s) {
+      crba(model, data, q.col(s));
+      const double cond = condition_number(data.M);
+      aba_derivatives(model, dd, q.col(s), qd.col(s), tau.col(s));
+      worst.add("aba_derivatives", d1.middleCols(s * N, N), dd.dqdd_dq, cond);
+      worst.add("aba_derivatives", d2.middleCols(s * N, N), dd.dqdd_dqd, cond);
+      worst.add("aba_derivatives", d3.middleCols(s * N, N), dd.dqdd_dtau, cond);
+    }
+  }
+  if (worst.value > 0) WARN("worst in " << worst.where << ": " << worst.value);
+  return worst.value;
+}
+
+// The two sides compute the same operations in the same order in each lane; what may differ
+// is the rounding of Eigen's vectorised double reductions (dot products of the one-state path)
+// and fused multiply-adds contracted differently: a few ulp.
+constexpr double kTolerance = 1e-14;
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("batch functions equal the one-state functions column by column",
+                        "[batch]", test::MixedChains<double>) {
+  std::mt19937 gen(test::kSeed + 1500);
+  for (const int threads : {1, 2}) {
+    const double worst = batch_against_one_state<TestType, 4>(gen, threads);
+    INFO("threads " << threads << ", worst relative error " << worst);
+    CHECK(worst <= kTolerance);
+  }
+}
+
+TEST_CASE("batch functions equal the one-state functions at pack widths 1, 2 and 8",
+          "[batch]") {
+  using Model = std::tuple_element_t<1, test::MixedChains<double>>;  // every joint kind
+  std::mt19937 gen(test::kSeed + 1501);
+  const double worst[] = {batch_against_one_state<Model, 1>(gen, 1),
+                          batch_against_one_state<Model, 2>(gen, 2),
+                          batch_against_one_state<Model, 8>(gen, 2)};
+  for (const double w : worst) CHECK(w <= kTolerance);
+}
+
+TEST_CASE("batch: the returning forms equal the in-place forms; sizes and threads are checked",
+          "[batch]") {
+  const auto iiwa = robots::kuka_iiwa();
+  using Model = std::decay_t<decltype(iiwa)>;
+  using Mat = batch::States<Model>;
+  std::mt19937 gen(test::kSeed + 1502);
+  Mat q(7, 5), qd(7, 5), qdd(7, 5);
+  for (Eigen::Index i = 0; i < q.size(); ++i) {
+    q.data()[i] = test::uniform(gen, -3, 3);
+    qd.data()[i] = test::uniform(gen, -2, 2);
+    qdd.data()[i] = test::uniform(gen, -2, 2);
+  }
+  batch::Workspace<Model> ws(iiwa);
+  Mat tau(7, 5), acc(7, 5);
+  Eigen::Matrix<double, 7, Eigen::Dynamic> ms(7, 35);
+  batch::rnea(ws, q, qd, qdd, tau);
+  batch::aba(ws, q, qd, tau, acc);
+  batch::crba(ws, q, ms);
+  CHECK(batch::rnea(iiwa, q, qd, qdd, {2}) == tau);
+  CHECK(batch::aba(iiwa, q, qd, tau) == acc);
+  CHECK(batch::crba(iiwa, q) == ms);
+  // Output blocks of a larger matrix: the columns 2..4 of a 7 x 10 matrix.
+  Mat wide = Mat::Zero(7, 10);
+  batch::rnea(ws, q.leftCols(3), qd.leftCols(3), qdd.leftCols(3), wide.middleCols(2, 3));
+  CHECK(wide.middleCols(2, 3) == tau.leftCols(3));
+  CHECK(wide.leftCols(2).isZero(0));
+  // A workspace follows a changed model after set_model.
+  Model loaded = iiwa;
+  loaded.set_payload(6, Payload<double>{2.0, {0, 0, 0.1}, Eigen::Matrix3d::Identity() * 1e-3});
+  ws.set_model(loaded);
+  batch::rnea(ws, q, qd, qdd, tau);
+  CHECK(relative_error(tau.col(4), rnea(loaded, q.col(4), qd.col(4), qdd.col(4))) <= kTolerance);
+
+  Mat short_tau(7, 4);
+  CHECK_THROWS_WITH(batch::rnea(ws, q, qd, qdd, short_tau),
+                    Catch::Contains("batch::rnea: Tau is 7 x 4; expected 7 x 5"));
+  Eigen::Matrix<double, 7, Eigen::Dynamic> short_ms(7, 7);
+  CHECK_THROWS_AS(batch::crba(ws, q, short_ms), ArgumentError);
+  CHECK_THROWS_WITH((batch::Workspace<Model>(iiwa, {-1})),
+                    Catch::Contains("options.threads is -1"));
+  CHECK(batch::Workspace<Model>(iiwa, {0}).threads() >= 1);
+}
+
+#ifdef CHAINDYN_BATCH_VECTOR_EXTENSIONS
+TEST_CASE("pack scalar: sincos is the one-state kernel in every lane, sign and select per lane",
+          "[batch][scalar]") {
+  using P = batch::Pack<4>;
+  std::mt19937 gen(test::kSeed + 1503);
+  for (int trial = 0; trial < 200; ++trial) {
+    P x;
+    for (int l = 0; l < 4; ++l) x.set(l, test::uniform(gen, -50, 50));
+    // Beyond |x| = 1e5 the pack takes the C library in every lane, as the one-state kernel does
+    // for its whole batch of joints.
+    const bool far = trial % 50 == 0;
+    if (far) x.set(trial / 50, 3e5);
+    P s, c;
+    std::array<P, 1> xs{x}, ss, cs;
+    detail::sincos(xs.data(), ss.data(), cs.data(), 1);
+    for (int l = 0; l < 4; ++l) {
+      const double xl = x[l];
+      double s1, c1;
+      detail::sincos(&xl, &s1, &c1, 1);  // the one-state path
+      if (!far) {
+        CHECK(ss[0][l] == s1);
+        CHECK(cs[0][l] == c1);
+      }
+      CHECK(std::abs(ss[0][l] - std::sin(x[l])) <= 4e-16);
+      CHECK(std::abs(cs[0][l] - std::cos(x[l])) <= 4e-16);
+    }
+    batch::sincos(x, s, c);
+    CHECK(batch::all(s == ss[0]));
+  }
+  P v;
+  v.set(0, -2.5);
+  v.set(1, 0.0);
+  v.set(2, 1e-300);
+  v.set(3, -0.0);
+  const P sg = detail::sign(v);
+  CHECK((sg[0] == -1 && sg[1] == 0 && sg[2] == 1 && sg[3] == 0));
+  const P sel = batch::select(v < P(0.0), P(7.0), v);
+  CHECK((sel[0] == 7 && sel[1] == 0 && sel[2] == 1e-300 && sel[3] == 0));
+  CHECK(batch::lanes_of<P> == 4);
+  CHECK(batch::lanes_of<double> == 1);
+}
+#endif
