@@ -136,7 +136,8 @@ int main(int argc, char** argv) try {
   std::array<Link<double>, n> cad = robots::kuka_iiwa_links();
   for (Link<double>& l : cad) {
     l.mass *= 1.0 + 0.2 * unit(gen);
-    l.com += 0.02 * Eigen::Vector3d(unit(gen), unit(gen), unit(gen));
+    const double dx = unit(gen), dy = unit(gen), dz = unit(gen);  // in this order on every compiler
+    l.com += 0.02 * Eigen::Vector3d(dx, dy, dz);
     l.inertia *= 1.0 + 0.3 * unit(gen);
   }
   const Arm prior(cad);
