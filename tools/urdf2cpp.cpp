@@ -153,15 +153,7 @@ bool parse_args(int argc, char** argv, Options& o) {
     } else if (a == "--inertia") {
       std::string p;
       if (!value(p)) return false;
-      if (p == "strict") {
-        o.inertia = chaindyn::urdf::InertiaPolicy::strict;
-      } else if (p == "repair") {
-        o.inertia = chaindyn::urdf::InertiaPolicy::repair;
-      } else if (p == "accept") {
-        o.inertia = chaindyn::urdf::InertiaPolicy::accept;
-      } else {
-        return false;
-      }
+      if (!chaindyn::urdf::policy_from_name(p, o.inertia)) return false;
     } else if (a == "-h" || a == "--help") {
       std::cout << kUsage;
       std::exit(0);

@@ -44,16 +44,7 @@ bool parse_args(int argc, char** argv, Options& o) {
       if (o.load.tip.empty()) return false;
     } else if (a == "--inertia") {
       if (i + 1 >= argc) return false;
-      const std::string p = argv[++i];
-      if (p == "strict") {
-        o.load.inertia = urdf::InertiaPolicy::strict;
-      } else if (p == "repair") {
-        o.load.inertia = urdf::InertiaPolicy::repair;
-      } else if (p == "accept") {
-        o.load.inertia = urdf::InertiaPolicy::accept;
-      } else {
-        return false;
-      }
+      if (!urdf::policy_from_name(argv[++i], o.load.inertia)) return false;
     } else if (a == "-h" || a == "--help") {
       std::cout << kUsage;
       std::exit(0);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -38,6 +39,19 @@ inline const char* policy_name(InertiaPolicy p) {
     case InertiaPolicy::accept: return "accept";
   }
   return "?";
+}
+
+/// The policy named `name` ("strict", "repair" or "accept", as policy_name gives them) into
+/// `out`; false (and `out` unchanged) for any other name. For command lines and configuration.
+inline bool policy_from_name(const std::string& name, InertiaPolicy& out) {
+  for (const InertiaPolicy p :
+       {InertiaPolicy::strict, InertiaPolicy::repair, InertiaPolicy::accept}) {
+    if (name == policy_name(p)) {
+      out = p;
+      return true;
+    }
+  }
+  return false;
 }
 
 /// How to load a URDF (urdf::parse, load and describe overloads taking it).
