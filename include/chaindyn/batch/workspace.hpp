@@ -169,7 +169,8 @@ inline int thread_count(const Options& options) {
 /// set_model(model) to cast it again.
 ///
 /// W: the states per pack, native_width by default (8 with AVX-512, 4 with AVX, 2 with SSE2 or
-/// NEON, 1 without vector extensions); any of 1, 2, 4, 8 compiles everywhere.
+/// NEON, 1 without vector extensions); any of 1, 2, 4, 8 compiles with g++ and clang++ on any
+/// target (a pack wider than the registers is split by the compiler).
 template <typename Model_, int W = native_width>
 class Workspace {
  public:
