@@ -144,7 +144,7 @@ TEST_CASE("batch functions equal the one-state functions column by column", "[ba
   CHECK(batch_against_one_state<Mixed, 8, true>(gen, 2) <= kTolerance);
 }
 
-TEST_CASE("batch: the returning forms equal the in-place forms; sizes and threads are checked",
+TEST_CASE("batch: the returning forms equal the in-place forms, and sizes and threads are checked",
           "[batch]") {
   const auto iiwa = robots::kuka_iiwa();
   using Model = std::decay_t<decltype(iiwa)>;
