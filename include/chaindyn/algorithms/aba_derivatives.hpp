@@ -34,16 +34,14 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
-  using Vector = typename Model::Vector;
   Data<Model>& data = dd.data;
   aba(model, data, q, qd, tau);
-  const Vector qdd = data.qdd;
-  rnea_derivatives(model, dd, q, qd, qdd);
+  // data.qdd is read in place: neither rnea_derivatives nor inverse_mass_matrix writes it
+  rnea_derivatives(model, dd, q, qd, data.qdd);
   inverse_mass_matrix(model, data, q);
   dd.dqdd_dtau = data.Minv;
   dd.dqdd_dq.noalias() = -(dd.dqdd_dtau * dd.dtau_dq);
   dd.dqdd_dqd.noalias() = -(dd.dqdd_dtau * dd.dtau_dqd);
-  data.qdd = qdd;
 }
 
 /// Returning form of aba_derivatives: any Eigen vectors, sizes checked (throws
@@ -52,10 +50,10 @@ template <typename Model, typename Q, typename Qd, typename Tau>
 AbaDerivatives<Model> aba_derivatives(const Model& model, const Eigen::MatrixBase<Q>& q,
                                       const Eigen::MatrixBase<Qd>& qd,
                                       const Eigen::MatrixBase<Tau>& tau) {
-  auto& dd = detail::thread_workspace_of<DerivativesData<Model>>();
-  aba_derivatives(model, dd, detail::checked_joint_vector<Model>(q, "aba_derivatives", "q"),
-                  detail::checked_joint_vector<Model>(qd, "aba_derivatives", "qd"),
-                  detail::checked_joint_vector<Model>(tau, "aba_derivatives", "tau"));
+  auto& dd = detail::thread_workspace_of<DerivativesData<Model>>(model);
+  aba_derivatives(model, dd, detail::checked_joint_vector(model, q, "aba_derivatives", "q"),
+                  detail::checked_joint_vector(model, qd, "aba_derivatives", "qd"),
+                  detail::checked_joint_vector(model, tau, "aba_derivatives", "tau"));
   return AbaDerivatives<Model>{dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau};
 }
 

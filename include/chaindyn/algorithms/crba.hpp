@@ -36,8 +36,8 @@ void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& 
 /// Returning form of crba: any Eigen vector, size checked (throws ArgumentError).
 template <typename Model, typename Q>
 typename Model::Matrix crba(const Model& model, const Eigen::MatrixBase<Q>& q) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  crba(model, data, detail::checked_joint_vector<Model>(q, "crba", "q"));
+  Data<Model>& data = detail::thread_workspace(model);
+  crba(model, data, detail::checked_joint_vector(model, q, "crba", "q"));
   return data.M;
 }
 

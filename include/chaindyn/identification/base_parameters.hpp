@@ -102,7 +102,7 @@ BaseParameters base_parameters(const Model& model, bool joint_dynamics = true,
     return v;
   };
   Eigen::MatrixXd w(Eigen::Index(samples) * n, p);
-  Data<Model>& data = detail::thread_workspace<Model>();
+  Data<Model>& data = detail::thread_workspace(model);
   RegressorMatrix<Model> y;
   RegressorWithJointDynamicsMatrix<Model> yj;
   for (std::size_t s = 0; s < samples; ++s) {

@@ -149,10 +149,10 @@ class PayloadIdentification {
   void add_sample(const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
                   const Eigen::MatrixBase<Qdd>& qdd_in, const Eigen::MatrixBase<Tau>& tau_in) {
     const char* const f = "PayloadIdentification::add_sample";
-    const auto& q = detail::checked_joint_vector<Model>(q_in, f, "q");
-    const auto& qd = detail::checked_joint_vector<Model>(qd_in, f, "qd");
-    const auto& qdd = detail::checked_joint_vector<Model>(qdd_in, f, "qdd");
-    const auto& tau = detail::checked_joint_vector<Model>(tau_in, f, "tau");
+    const auto& q = detail::checked_joint_vector(model, q_in, f, "q");
+    const auto& qd = detail::checked_joint_vector(model, qd_in, f, "qd");
+    const auto& qdd = detail::checked_joint_vector(model, qdd_in, f, "qdd");
+    const auto& tau = detail::checked_joint_vector(model, tau_in, f, "tau");
     if (!(q.allFinite() && qd.allFinite() && qdd.allFinite() && tau.allFinite())) {
       detail::throw_error<ArgumentError>("PayloadIdentification::add_sample: sample ", samples_,
                                          " has a number that is not finite");

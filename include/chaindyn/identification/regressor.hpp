@@ -196,10 +196,10 @@ RegressorWithJointDynamicsMatrix<Model> regressor_with_joint_dynamics(
     const Eigen::MatrixBase<Qdd>& qdd) {
   RegressorWithJointDynamicsMatrix<Model> Y;
   regressor_with_joint_dynamics(
-      model, detail::thread_workspace<Model>(),
-      detail::checked_joint_vector<Model>(q, "regressor_with_joint_dynamics", "q"),
-      detail::checked_joint_vector<Model>(qd, "regressor_with_joint_dynamics", "qd"),
-      detail::checked_joint_vector<Model>(qdd, "regressor_with_joint_dynamics", "qdd"), Y);
+      model, detail::thread_workspace(model),
+      detail::checked_joint_vector(model, q, "regressor_with_joint_dynamics", "q"),
+      detail::checked_joint_vector(model, qd, "regressor_with_joint_dynamics", "qd"),
+      detail::checked_joint_vector(model, qdd, "regressor_with_joint_dynamics", "qdd"), Y);
   return Y;
 }
 
@@ -209,10 +209,10 @@ RegressorMatrix<Model> regressor(const Model& model, const Eigen::MatrixBase<Q>&
                                  const Eigen::MatrixBase<Qd>& qd,
                                  const Eigen::MatrixBase<Qdd>& qdd) {
   RegressorMatrix<Model> Y;
-  regressor(model, detail::thread_workspace<Model>(),
-            detail::checked_joint_vector<Model>(q, "regressor", "q"),
-            detail::checked_joint_vector<Model>(qd, "regressor", "qd"),
-            detail::checked_joint_vector<Model>(qdd, "regressor", "qdd"), Y);
+  regressor(model, detail::thread_workspace(model),
+            detail::checked_joint_vector(model, q, "regressor", "q"),
+            detail::checked_joint_vector(model, qd, "regressor", "qd"),
+            detail::checked_joint_vector(model, qdd, "regressor", "qdd"), Y);
   return Y;
 }
 
