@@ -51,6 +51,14 @@ std::vector<JointSlot> joint_slots() {
   return std::vector<JointSlot>(slots.begin(), slots.end());
 }
 
+/// The joint slots a ChainX takes for a Description: each joint's own kind, its axis as
+/// written (run-time axis; no frame is turned).
+inline std::vector<JointSlot> joint_slots(const Description& d) {
+  std::vector<JointSlot> out;
+  for (const ChainJoint& j : d.joints) out.push_back(JointSlot{j.kind, -1});
+  return out;
+}
+
 /// The links of a chain with the given joint slots, built from a Description: checks the joint
 /// count and each joint's kind against the slots, and for a slot with its axis in the type
 /// turns the joint frame so that the URDF axis becomes that axis (see rotation_onto). Throws
@@ -128,16 +136,38 @@ inline std::vector<Link<double>> make_links(const Description& d,
 /// The Chain of type ChainType from a Description, with the file's frames: link_frame(i) is the
 /// URDF frame of chain link i in the chain's (possibly turned) link frame, and every link of
 /// Description::frames is a named frame (the chain links, the links fixed to them such as
-/// tool0, and the root link and links fixed to it as base frames). Throws ParseError.
+/// tool0, and the root link and links fixed to it as base frames). ChainType may be a ChainX:
+/// it takes the file's joint count, kinds and axes (build_any). Throws ParseError.
 template <typename ChainType>
 ChainType build(const Description& d) {
   using Scalar = typename ChainType::Scalar;
+  constexpr bool runtime_sized = ChainType::nq == Eigen::Dynamic;
   std::vector<Eigen::Matrix3d> turns;
-  const std::vector<Link<double>> links = detail::make_links(d, joint_slots<ChainType>(), turns);
-  std::array<Link<Scalar>, std::size_t(ChainType::nq)> cast;
+  std::vector<JointSlot> slots;
+  if constexpr (runtime_sized) {
+    if (d.joints.empty()) {
+      detail::fail(detail::Place{detail::quoted("robot", d.robot_name), d.robot_line},
+                   "the chain from link '", d.root_link, "' to link '", d.tip_link,
+                   "' has no moving joint");
+    }
+    slots = joint_slots(d);
+  } else {
+    slots = joint_slots<ChainType>();
+  }
+  const std::vector<Link<double>> links = detail::make_links(d, slots, turns);
+  PerLinkArray<Link<Scalar>, ChainType::nq> cast;
+  chaindyn::detail::resize_per_link(cast, links.size());
   for (std::size_t i = 0; i < cast.size(); ++i) cast[i] = cast_link<Scalar>(links[i]);
   try {
-    ChainType chain(cast);
+    ChainType chain = [&] {
+      if constexpr (runtime_sized) {
+        std::vector<JointKind> kinds;
+        for (const JointSlot& s : slots) kinds.push_back(s.kind);
+        return ChainType(cast, kinds);
+      } else {
+        return ChainType(cast);
+      }
+    }();
     // The frame API speaks the file's frames: URDF link frame = chain link frame * R_a^T.
     for (std::size_t i = 0; i < cast.size(); ++i) {
       if (turns[i] != Eigen::Matrix3d::Identity()) {
@@ -171,6 +201,7 @@ ChainType parse(std::string_view xml, std::string_view tip = {}) {
 }
 
 /// Reads the URDF file at `path` and parses it (see parse); error messages name the file.
+/// ChainType may be ChainX<Scalar> (load_any).
 template <typename ChainType>
 ChainType load(const std::string& path, std::string_view tip = {}) {
   std::ifstream in(path, std::ios::binary);
@@ -190,6 +221,21 @@ ChainType load(const std::string& path, std::string_view tip = {}) {
     if (message.compare(0, prefix.size(), prefix) == 0) message.erase(0, prefix.size());
     throw ParseError(prefix + path + ": " + message, e.line(), e.element());
   }
+}
+
+/// The chain of any URDF, sized at run time: a ChainX with the file's joint count, joint kinds
+/// and axes (as written; no frame is turned), from the root link to `tip` (default: the single
+/// leaf), with the file's named frames. The caller names no joint count or type. Throws
+/// ParseError (a ModelError) naming the file, the element and the line.
+template <typename Scalar = double>
+ChainX<Scalar> load_any(const std::string& path, std::string_view tip = {}) {
+  return load<ChainX<Scalar>>(path, tip);
+}
+
+/// parse for any URDF text: the ChainX of the file (see load_any).
+template <typename Scalar = double>
+ChainX<Scalar> parse_any(std::string_view xml, std::string_view tip = {}) {
+  return parse<ChainX<Scalar>>(xml, tip);
 }
 
 }  // namespace chaindyn::urdf
