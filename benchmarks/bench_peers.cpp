@@ -93,7 +93,7 @@ const KDL::Vector kGravity(0.0, 0.0, -9.81);
 /// (ChainDynParam keeps a reference to the chain).
 struct Peers {
   Peers()
-      : ours(robots::kuka_iiwa()), chain(to_kdl_chain(robots::kuka_iiwa_links())),
+      : ours(robots::kuka_iiwa()), ours_x(ChainX<double>::from(robots::kuka_iiwa())), chain(to_kdl_chain(robots::kuka_iiwa_links())),
         id(chain, kGravity), dyn(chain, kGravity), fd(chain, kGravity),
         f_ext(chain.getNrOfSegments(), KDL::Wrench::Zero()), out(7), mass(7) {
     for (std::size_t k = 0; k < kStates; ++k) {
@@ -113,6 +113,7 @@ struct Peers {
   }
 
   Fixture<Iiwa> ours;
+  Fixture<ChainX<double>> ours_x;  ///< the same iiwa as the runtime-sized ChainX, same states
   KDL::Chain chain;
   KDL::ChainIdSolver_RNE id;
   KDL::ChainDynParam dyn;
@@ -290,6 +291,9 @@ void check_agreement() {
 void chaindyn_rnea(benchmark::State& state) { time_calls<Rnea>(state, peers().ours); }
 void chaindyn_crba(benchmark::State& state) { time_calls<Crba>(state, peers().ours); }
 void chaindyn_aba(benchmark::State& state) { time_calls<Aba>(state, peers().ours); }
+void chainx_rnea(benchmark::State& state) { time_calls<Rnea>(state, peers().ours_x); }
+void chainx_crba(benchmark::State& state) { time_calls<Crba>(state, peers().ours_x); }
+void chainx_aba(benchmark::State& state) { time_calls<Aba>(state, peers().ours_x); }
 
 /// KDL's loop: same state cycling, outputs in solver-owned or preallocated arrays.
 template <typename Call>
@@ -346,10 +350,13 @@ BENCHMARK(mujoco_crba)->Name("iiwa/crba/MuJoCo_kinematics_comPos_crb_fullM");
 #endif
 
 BENCHMARK(chaindyn_rnea)->Name("iiwa/rnea/chaindyn");
+BENCHMARK(chainx_rnea)->Name("iiwa/rnea/chaindyn_ChainX");
 BENCHMARK(kdl_rnea)->Name("iiwa/rnea/KDL_ChainIdSolver_RNE");
 BENCHMARK(chaindyn_crba)->Name("iiwa/crba/chaindyn");
+BENCHMARK(chainx_crba)->Name("iiwa/crba/chaindyn_ChainX");
 BENCHMARK(kdl_crba)->Name("iiwa/crba/KDL_ChainDynParam_JntToMass");
 BENCHMARK(chaindyn_aba)->Name("iiwa/aba/chaindyn");
+BENCHMARK(chainx_aba)->Name("iiwa/aba/chaindyn_ChainX");
 BENCHMARK(kdl_aba)->Name("iiwa/aba/KDL_ChainFdSolver_RNE");
 
 /// The console reporter, also keeping each benchmark's median (or, without repetitions, its
@@ -380,6 +387,17 @@ class RatioReporter : public benchmark::ConsoleReporter {
       for (const auto& [name, ns] : median_ns_) {
         if (name.rfind(prefix, 0) != 0 || name == ours->first) continue;
         std::printf("  %-5s chaindyn %8.1f ns  %-44s %8.1f ns  ratio %5.1fx\n", algorithm,
+                    ours->second, name.substr(prefix.size()).c_str(), ns, ns / ours->second);
+      }
+    }
+    std::printf("\npeer / chaindyn's ChainX (the runtime-sized chain, same process):\n");
+    for (const char* algorithm : {"rnea", "crba", "aba"}) {
+      const std::string prefix = std::string("iiwa/") + algorithm + "/";
+      const auto ours = median_ns_.find(prefix + "chaindyn_ChainX");
+      if (ours == median_ns_.end()) continue;
+      for (const auto& [name, ns] : median_ns_) {
+        if (name.rfind(prefix, 0) != 0 || name.rfind(prefix + "chaindyn", 0) == 0) continue;
+        std::printf("  %-5s ChainX   %8.1f ns  %-44s %8.1f ns  ratio %5.1fx\n", algorithm,
                     ours->second, name.substr(prefix.size()).c_str(), ns, ns / ours->second);
       }
     }

@@ -60,7 +60,7 @@ void jacobian(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<
     J.setZero();
     return;
   }
-  eigen_assert(std::size_t(J.cols()) == detail::joint_count(model));
+  detail::assert_size(std::size_t(J.cols()) == detail::joint_count(model));
   const std::size_t link = frame.link();
   detail::joint_columns(model, data, q, link, frame.placement());
   const Vector3<Scalar>& p = data.oMf.translation;

@@ -135,7 +135,7 @@ void regressor(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase
   detail::rnea_pass<true, true, false>(model, data, detail::as_joint_vector<Model>(q.derived()),
                                        detail::as_joint_vector<Model>(qd.derived()),
                                        detail::as_joint_vector<Model>(qdd.derived()), nullptr);
-  eigen_assert(std::size_t(Y.rows()) == detail::joint_count(model));
+  detail::assert_size(std::size_t(Y.rows()) == detail::joint_count(model));
   Y.setZero();
   for (std::size_t k = 0; k < detail::joint_count(model); ++k) {
     detail::link_regressor_columns(model, data, k,
@@ -191,7 +191,7 @@ void regressor_with_joint_dynamics(const Model& model, DataFor<Model>& data,
   const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
   const auto n = Eigen::Index(detail::joint_count(model));
   const Eigen::Index ni = kInertialParametersPerLink * n;
-  eigen_assert(Y.rows() == n);
+  detail::assert_size(Y.rows() == n);
   detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
   Y.setZero();
   for (std::size_t k = 0; k < std::size_t(n); ++k) {

@@ -61,15 +61,20 @@ inline const typename Model::Vector& as_joint_vector(const typename Model::Vecto
   return v;
 }
 
-/// The in-place forms' check of a runtime-sized model's vectors: an assertion (debug builds;
-/// the in-place forms are noexcept). A compile-time chain's sizes are checked by the type.
+/// The in-place forms' size check for a runtime-sized model: an assertion (eigen_assert: debug
+/// builds; the in-place forms are noexcept, so a failed check ends the program). Not noexcept
+/// itself, so that a test may make eigen_assert throw.
+inline void assert_size(bool size_ok) {
+  eigen_assert(size_ok && "chaindyn: a vector or matrix has not the model's joint count");
+  (void)size_ok;
+}
+
+/// The in-place forms' check of a runtime-sized model's joint vectors (assert_size). A
+/// compile-time chain's sizes are checked by the type: nothing to do.
 template <typename Model, typename... Vectors>
 inline void assert_joint_vectors(const Model& model, const Vectors&... v) noexcept {
   if constexpr (Model::nq == Eigen::Dynamic) {
-    eigen_assert(((v.size() == Eigen::Index(model.joint_count())) && ...) &&
-                 "chaindyn: a joint vector's size is not the model's joint count");
-    (void)model;
-    ((void)v, ...);
+    assert_size(((v.size() == Eigen::Index(model.joint_count())) && ...));
   } else {
     (void)model;
     ((void)v, ...);
