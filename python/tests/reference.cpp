@@ -51,6 +51,7 @@ std::string results(const Model& model, const std::string& frame) {
   }
   const V tau = 2.0 * qd;
   std::ostringstream os;
+  os.precision(17);
   os << "{\"q\":" << json(q) << ",\"qd\":" << json(qd) << ",\"qdd\":" << json(qdd)
      << ",\"tau\":" << json(tau) << ",\"rnea\":" << json(rnea(model, q, qd, qdd))
      << ",\"crba\":" << json(crba(model, q)) << ",\"aba\":" << json(aba(model, q, qd, tau))
