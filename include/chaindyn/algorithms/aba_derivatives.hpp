@@ -40,8 +40,15 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   rnea_derivatives(model, dd, q, qd, data.qdd);
   inverse_mass_matrix(model, data, q);
   dd.dqdd_dtau = data.Minv;
-  dd.dqdd_dq.noalias() = -(dd.dqdd_dtau * dd.dtau_dq);
-  dd.dqdd_dqd.noalias() = -(dd.dqdd_dtau * dd.dtau_dqd);
+  if constexpr (Model::nq == Eigen::Dynamic) {
+    // Eigen's blocked product of dynamic-size matrices may allocate its workspace: the
+    // coefficient-wise (lazy) product allocates nothing
+    dd.dqdd_dq.noalias() = -dd.dqdd_dtau.lazyProduct(dd.dtau_dq);
+    dd.dqdd_dqd.noalias() = -dd.dqdd_dtau.lazyProduct(dd.dtau_dqd);
+  } else {
+    dd.dqdd_dq.noalias() = -(dd.dqdd_dtau * dd.dtau_dq);
+    dd.dqdd_dqd.noalias() = -(dd.dqdd_dtau * dd.dtau_dqd);
+  }
 }
 
 /// Returning form of aba_derivatives: any Eigen vectors, sizes checked (throws
