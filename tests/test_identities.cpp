@@ -238,12 +238,13 @@ Eigen::Matrix<double, 3, 4> pose_matrix(const Transform<double>& t) {
 /// same numbers to 1e-14 (relative to the reference's size): in-place forms on the ChainX (its
 /// Data made from the model), returning forms on the fixed chain.
 ///
-/// A ChainX joint runs the code of the run-time-axis joints (Revolute, Prismatic): against a
-/// chain of those, every result agrees to 1e-14. Against the joints with the axis in their type
-/// (RevoluteZ, PrismaticX, ...), whose sparse arithmetic rounds differently, the quantities
-/// that solve with M (aba, forward_dynamics_crba, inverse_mass_matrix, aba_derivatives)
-/// carry that rounding times M's condition number: there the tolerance is 1e-14 cond(M)
-/// (two compile-time chains, the iiwa as RevoluteZ and as Revolute, differ by as much).
+/// A ChainX joint about z runs the code of RevoluteZ / PrismaticZ, about any other axis that of
+/// Revolute / Prismatic: where the fixed chain's joint runs the same code, every result agrees
+/// to 1e-14. Elsewhere (RevoluteX against a ChainX joint about x, Revolute about z against
+/// one about z), the sparse and the general arithmetic round differently, and the quantities
+/// that solve with M (aba, forward_dynamics_crba, inverse_mass_matrix, aba_derivatives) carry
+/// that rounding times M's condition number: there the tolerance is 1e-14 cond(M) (two
+/// compile-time chains, the iiwa as RevoluteZ and as Revolute, differ by as much).
 template <typename Model>
 void require_chainx_matches(const Model& fixed, const typename Model::Vector& q_fixed,
                             const typename Model::Vector& qd_fixed,
@@ -255,7 +256,11 @@ void require_chainx_matches(const Model& fixed, const typename Model::Vector& q_
   REQUIRE(x.joint_count() == std::size_t(Model::nq));
   const VX q = q_fixed, qd = qd_fixed, qdd = qdd_fixed;
   bool same_joint_code = true;
-  for (const JointSlot& slot : Model::joint_slots()) same_joint_code &= slot.axis < 0;
+  const auto slots = Model::joint_slots();
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const bool x_about_z = x.joint(i).axis() == Eigen::Vector3d::UnitZ();
+    same_joint_code &= slots[i].axis == 2 ? x_about_z : (slots[i].axis < 0 && !x_about_z);
+  }
   double solve_tol = tol;
   if (!same_joint_code) {
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(crba(x, q));

@@ -51,11 +51,12 @@ std::vector<JointSlot> joint_slots() {
   return std::vector<JointSlot>(slots.begin(), slots.end());
 }
 
-/// The joint slots a ChainX takes for a Description: each joint's own kind, its axis as
-/// written (run-time axis; no frame is turned).
+/// The joint slots a ChainX is built with from a Description: each joint's own kind, and its
+/// axis turned onto z (as for RevoluteZ / PrismaticZ slots: rotation_onto), the axis for which
+/// the ChainX's joints take the code of the fixed-axis joint types.
 inline std::vector<JointSlot> joint_slots(const Description& d) {
   std::vector<JointSlot> out;
-  for (const ChainJoint& j : d.joints) out.push_back(JointSlot{j.kind, -1});
+  for (const ChainJoint& j : d.joints) out.push_back(JointSlot{j.kind, 2});
   return out;
 }
 
@@ -154,7 +155,10 @@ ChainType build(const Description& d) {
   } else {
     slots = joint_slots<ChainType>();
   }
-  const std::vector<Link<double>> links = detail::make_links(d, slots, turns);
+  std::vector<Link<double>> links = detail::make_links(d, slots, turns);
+  if constexpr (runtime_sized) {
+    for (Link<double>& l : links) l.axis = Eigen::Vector3d::UnitZ();  // turned onto z
+  }
   PerLinkArray<Link<Scalar>, ChainType::nq> cast;
   chaindyn::detail::resize_per_link(cast, links.size());
   for (std::size_t i = 0; i < cast.size(); ++i) cast[i] = cast_link<Scalar>(links[i]);
@@ -223,10 +227,13 @@ ChainType load(const std::string& path, std::string_view tip = {}) {
   }
 }
 
-/// The chain of any URDF, sized at run time: a ChainX with the file's joint count, joint kinds
-/// and axes (as written; no frame is turned), from the root link to `tip` (default: the single
-/// leaf), with the file's named frames. The caller names no joint count or type. Throws
-/// ParseError (a ModelError) naming the file, the element and the line.
+/// The chain of any URDF, sized at run time: a ChainX with the file's joint count and joint
+/// kinds, from the root link to `tip` (default: the single leaf), with the file's named frames.
+/// Each joint frame is turned so that the URDF axis is z, as for a ChainN<double, n,
+/// RevoluteZ> (the link frames the user sees, the named frames and payloads stay the file's:
+/// Chain::link_frame), and the joints then run RevoluteZ's / PrismaticZ's code. The caller
+/// names no joint count or type. Throws ParseError (a ModelError) naming the file, the element
+/// and the line.
 template <typename Scalar = double>
 ChainX<Scalar> load_any(const std::string& path, std::string_view tip = {}) {
   return load<ChainX<Scalar>>(path, tip);
