@@ -343,14 +343,18 @@ void require_chainx_matches(const Model& fixed, const typename Model::Vector& q_
 
 }  // namespace
 
-TEMPLATE_LIST_TEST_CASE("ChainX gives the numbers of the compile-time chain for every algorithm",
-                        "[identities][chainx]", test::MixedChains<double>) {
-  using Vector = typename TestType::Vector;
-  std::mt19937 gen(test::kSeed + 17u + std::uint32_t(TestType::nq));
-  for (int m = 0; m < 2; ++m) {
-    TestType model(test::random_links<TestType>(gen, true));
+// The random chain of every joint type (MixedChains' eight-joint Chain: RevoluteX/Y/Z,
+// PrismaticX/Y/Z, Revolute, Prismatic); the iiwa below adds ChainN's walks. (One chain type
+// here, not the five of MixedChains: each costs ~3 s of compile time in this TU.)
+TEST_CASE("ChainX gives the numbers of the compile-time chain for every algorithm",
+          "[identities][chainx]") {
+  using Model = std::tuple_element_t<1, test::MixedChains<double>>;
+  using Vector = typename Model::Vector;
+  std::mt19937 gen(test::kSeed + 17u);
+  for (int m = 0; m < 3; ++m) {
+    Model model(test::random_links<Model>(gen, true));
     if (m == 1) {
-      model.set_payload(std::size_t(TestType::nq) - 1,
+      model.set_payload(std::size_t(Model::nq) - 1,
                         Payload<double>::point_mass(0.851, Eigen::Vector3d(0, 0.05, 0.1)));
     }
     for (int s = 0; s < 2; ++s) {
@@ -390,12 +394,16 @@ TEST_CASE("ChainX: joint kinds from data, sizes checked, a Data per model size",
   REQUIRE(x.joint_count() == 4);
   REQUIRE(x.joint(1).kind() == JointKind::prismatic);
   REQUIRE(x.joint_slots()[3].kind == JointKind::revolute);
-  // the same robot as a compile-time chain of run-time-axis joints
-  const Chain<double, Revolute, Prismatic, Prismatic, Revolute> fixed(links);
-  using V4 = Eigen::Matrix<double, 4, 1>;
-  const V4 q = test::random_state<V4>(gen, 3.0), qd = test::random_state<V4>(gen, 2.0),
-           qdd = test::random_state<V4>(gen, 2.0);
-  require_chainx_matches(fixed, q, qd, qdd);
+  // identities on it (the equality with compile-time chains is the test above)
+  const Eigen::VectorXd q = test::random_state<Eigen::VectorXd>(gen, 3.0, 4),
+                        qd = test::random_state<Eigen::VectorXd>(gen, 2.0, 4),
+                        qdd = test::random_state<Eigen::VectorXd>(gen, 2.0, 4);
+  const Eigen::VectorXd tau = rnea(x, q, qd, qdd);
+  CHECK(relative_error(aba(x, q, qd, tau), qdd) < 1e-12);
+  const Eigen::MatrixXd m = crba(x, q);
+  CHECK(relative_error(Eigen::MatrixXd(m * inverse_mass_matrix(x, q)),
+                       Eigen::MatrixXd(Eigen::MatrixXd::Identity(4, 4))) < 1e-12);
+  CHECK(relative_error(0.5 * qd.dot(m * qd), kinetic_energy(x, q, qd)) < 1e-12);  // armature in both
   // wrong sizes: ArgumentError from the returning forms, with the counts
   const Eigen::VectorXd q3 = Eigen::VectorXd::Zero(3), q4 = Eigen::VectorXd::Zero(4);
   REQUIRE_THROWS_WITH(rnea(x, q3, q4, q4), "chaindyn: rnea: q has 3 entries; the model has 4 joints");
@@ -407,5 +415,4 @@ TEST_CASE("ChainX: joint kinds from data, sizes checked, a Data per model size",
   const Eigen::VectorXd q7 = Eigen::VectorXd::Constant(7, 0.2);
   REQUIRE(rnea(x, q4, q4, q4).size() == 4);
   REQUIRE(rnea(iiwa, q7, q7, q7).size() == 7);
-  REQUIRE(relative_error(rnea(x, q, qd, qdd), rnea(fixed, q, qd, qdd)) < 1e-14);
 }
