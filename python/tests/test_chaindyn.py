@@ -33,7 +33,6 @@ def reference():
 
 ROBOTS = {
     "kuka_iiwa": (cd.robots.kuka_iiwa, 6),
-    "ur5": (cd.robots.ur5, 5),
     "two_link_arm": (cd.robots.two_link_arm, 1),
 }
 
