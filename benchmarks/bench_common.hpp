@@ -40,15 +40,17 @@ struct Fixture {
   /// flange_in_last_link: the flange's pose in the last link's frame (e.g. robots::panda_flange()).
   Fixture(Model m, const Pose& flange_in_last_link, std::uint32_t seed = test::kSeed)
       : model(std::make_unique<const Model>(std::move(m))),
-        data(std::make_unique<Data<Model>>()),
-        jacobian(std::make_unique<FrameJacobian<Model>>(FrameJacobian<Model>::Zero())),
+        data(std::make_unique<Data<Model>>(*model)),
+        jacobian(std::make_unique<FrameJacobian<Model>>(
+            FrameJacobian<Model>::Zero(6, Eigen::Index(model->joint_count())))),
         flange(flange_in_last_link) {
     std::mt19937 gen(seed);
+    const auto n = Eigen::Index(model->joint_count());
     for (std::size_t k = 0; k < kStates; ++k) {
-      q.push_back(test::random_state<Vector>(gen, 3.1));
-      qd.push_back(test::random_state<Vector>(gen, 2.0));
-      qdd.push_back(test::random_state<Vector>(gen, 5.0));
-      tau.push_back(test::random_state<Vector>(gen, 20.0));
+      q.push_back(test::random_state<Vector>(gen, 3.1, n));
+      qd.push_back(test::random_state<Vector>(gen, 2.0, n));
+      qdd.push_back(test::random_state<Vector>(gen, 5.0, n));
+      tau.push_back(test::random_state<Vector>(gen, 20.0, n));
     }
   }
 
@@ -132,7 +134,7 @@ struct AbaReturning {
 struct FlangeJacobian {
   template <typename Model>
   static void run(const Fixture<Model>& f, std::size_t k) {
-    jacobian(*f.model, *f.data, f.q[k], std::size_t(Model::nq - 1), f.flange,
+    jacobian(*f.model, *f.data, f.q[k], f.model->joint_count() - 1, f.flange,
              ReferenceFrame::world, *f.jacobian);
   }
 };

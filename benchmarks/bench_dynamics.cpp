@@ -37,6 +37,18 @@ const Fixture<robots::Panda<double>>& panda() {
   return f;
 }
 
+// The iiwa as ChainN<double, 7, Revolute> (axes at run time, the compile-time chain ChainX is
+// held to) and as ChainX<double> (issue 17), same links and states.
+const Fixture<ChainN<double, 7, Revolute>>& iiwa_revolute() {
+  static const Fixture<ChainN<double, 7, Revolute>> f(
+      ChainN<double, 7, Revolute>(std::array<Link<double>, 7>(robots::kuka_iiwa_links<double>())));
+  return f;
+}
+const Fixture<ChainX<double>>& iiwa_chainx() {
+  static const Fixture<ChainX<double>> f(ChainX<double>::from(robots::kuka_iiwa()));
+  return f;
+}
+
 template <typename Model>
 using FixtureGetter = const Fixture<Model>& (*)();
 
@@ -65,6 +77,8 @@ void register_model(const std::string& prefix, FixtureGetter<Model> fixture) {
   benchmark::RegisterBenchmark("iiwa/rnea_returning", &bm_model<RneaReturning, Iiwa>, &iiwa);
   benchmark::RegisterBenchmark("iiwa/crba_returning", &bm_model<CrbaReturning, Iiwa>, &iiwa);
   benchmark::RegisterBenchmark("iiwa/aba_returning", &bm_model<AbaReturning, Iiwa>, &iiwa);
+  register_model("iiwa_revolute", &iiwa_revolute);
+  register_model("iiwa_chainx", &iiwa_chainx);
   register_model("ur5", &ur5);
   register_model("panda", &panda);
   return true;

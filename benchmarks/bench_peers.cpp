@@ -113,7 +113,8 @@ struct Peers {
   static constexpr unsigned n = unsigned(Model::nq);
   template <typename Links>
   explicit Peers(const Links& links)
-      : ours(Model(links)), chain(to_kdl_chain(links)), id(chain, kGravity), dyn(chain, kGravity),
+      : ours(Model(links)), ours_x(ChainX<double>::from(Model(links))),
+        chain(to_kdl_chain(links)), id(chain, kGravity), dyn(chain, kGravity),
         fd(chain, kGravity), f_ext(chain.getNrOfSegments(), KDL::Wrench::Zero()), out(n),
         mass(n), derivatives(std::make_unique<DerivativesData<Model>>()) {
     for (std::size_t k = 0; k < kStates; ++k) {
@@ -133,6 +134,7 @@ struct Peers {
   }
 
   Fixture<Model> ours;
+  Fixture<ChainX<double>> ours_x;  ///< the same chain as the runtime-sized ChainX, same states
   KDL::Chain chain;
   KDL::ChainIdSolver_RNE id;
   KDL::ChainDynParam dyn;
@@ -344,6 +346,12 @@ void chaindyn_derivatives(benchmark::State& state) {
   }
 }
 
+/// The same call on the chain as a ChainX (issue 17: the runtime-sized chain).
+template <typename Model, typename Algorithm>
+void chainx_call(benchmark::State& state) {
+  time_calls<Algorithm>(state, peers<Model>().ours_x);
+}
+
 /// KDL's loop: same state cycling, outputs in solver-owned or preallocated arrays.
 template <typename Model, typename Call>
 void time_kdl(benchmark::State& state, Call call) {
@@ -409,10 +417,13 @@ bool register_chain(const std::string& name) {
     benchmark::RegisterBenchmark((name + "/" + row).c_str(), f);
   };
   add("rnea/chaindyn", &chaindyn_call<Model, Rnea>);
+  add("rnea/chaindyn_ChainX", &chainx_call<Model, Rnea>);
   add("rnea/KDL_ChainIdSolver_RNE", &kdl_rnea<Model>);
   add("crba/chaindyn", &chaindyn_call<Model, Crba>);
+  add("crba/chaindyn_ChainX", &chainx_call<Model, Crba>);
   add("crba/KDL_ChainDynParam_JntToMass", &kdl_crba<Model>);
   add("aba/chaindyn", &chaindyn_call<Model, Aba>);
+  add("aba/chaindyn_ChainX", &chainx_call<Model, Aba>);
   add("aba/KDL_ChainFdSolver_RNE", &kdl_aba<Model>);
   add("rnea_returning/chaindyn", &chaindyn_call<Model, RneaReturning>);
   add("crba_returning/chaindyn", &chaindyn_call<Model, CrbaReturning>);
@@ -466,6 +477,17 @@ class RatioReporter : public benchmark::ConsoleReporter {
         if (ours == median_ns_.end()) continue;
         std::printf("  %-16s chaindyn %9.1f ns  = %5.2f x KDL rnea (%.1f ns)\n", row,
                     ours->second, ours->second / kdl_rnea->second, kdl_rnea->second);
+      }
+    }
+    std::printf("\npeer / chaindyn's ChainX (the runtime-sized chain, same process):\n");
+    for (const char* algorithm : {"rnea", "crba", "aba"}) {
+      const std::string prefix = std::string("iiwa/") + algorithm + "/";
+      const auto ours = median_ns_.find(prefix + "chaindyn_ChainX");
+      if (ours == median_ns_.end()) continue;
+      for (const auto& [name, ns] : median_ns_) {
+        if (name.rfind(prefix, 0) != 0 || name.rfind(prefix + "chaindyn", 0) == 0) continue;
+        std::printf("  %-5s ChainX   %8.1f ns  %-44s %8.1f ns  ratio %5.1fx\n", algorithm,
+                    ours->second, name.substr(prefix.size()).c_str(), ns, ns / ours->second);
       }
     }
   }

@@ -307,3 +307,33 @@ TEST_CASE("DH: bad tables throw ModelError naming the row", "[dh][validation]") 
   // run-time axis joints take the z axis
   CHECK_NOTHROW(dh::standard<ChainN<double, 2, Revolute>>({{good, good}}));
 }
+
+TEST_CASE("DH: dh::standard_any and modified_any build the ChainX of the table, equal to the "
+          "compile-time chain",
+          "[dh][chainx]") {
+  using Arm = Chain<double, RevoluteZ, RevoluteZ, PrismaticZ>;
+  const Eigen::Matrix3d box = Eigen::Vector3d(0.01, 0.02, 0.02).asDiagonal();
+  const std::array<Row, 3> rows = {
+      Row::revolute(0.4, 0, 0.5).with_inertia(3.0, Eigen::Vector3d(-0.2, 0, 0), box),
+      Row::revolute(0.3, kPi, 0).with_inertia(2.0, Eigen::Vector3d(-0.15, 0, 0), box),
+      Row::prismatic(0, 0, 0.1).with_inertia(0.5, Eigen::Vector3d(0, 0, -0.05), box)};
+  const std::vector<Row> table(rows.begin(), rows.end());
+  const auto fixed = dh::standard<Arm>(rows);
+  const auto any = dh::standard_any(table);
+  const auto fixed_m = dh::modified<Arm>(rows);
+  const auto any_m = dh::modified_any(table);
+  REQUIRE(any.chain.joint_count() == 3);
+  REQUIRE(any.chain.joint(2).kind() == JointKind::prismatic);
+  std::mt19937 gen(test::kSeed + 1703);
+  for (int s = 0; s < 3; ++s) {
+    const Arm::Vector q = test::random_state<Arm::Vector>(gen, 1.0),
+                      qd = test::random_state<Arm::Vector>(gen, 1.0);
+    const Eigen::VectorXd qx = q, qdx = qd;
+    CHECK(relative_error(rnea(any.chain, qx, qdx, qdx), rnea(fixed.chain, q, qd, qd)) < 1e-14);
+    CHECK(relative_error(rnea(any_m.chain, qx, qdx, qdx), rnea(fixed_m.chain, q, qd, qd)) < 1e-14);
+    CHECK(pose_error(homogeneous(any.tool_pose(forward_kinematics(any.chain, qx).back())),
+                     homogeneous(fixed.tool_pose(forward_kinematics(fixed.chain, q).back()))) <
+          1e-14);
+  }
+  REQUIRE_THROWS_AS(dh::standard_any(std::vector<Row>{}), ModelError);
+}

@@ -3,6 +3,8 @@
 #include "support/chains.hpp"
 #include "support/test_support.hpp"
 
+#include <chaindyn/identification/regressor.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <Eigen/Eigenvalues>
@@ -58,6 +60,14 @@ TEMPLATE_LIST_TEST_CASE("M column i equals rnea(q, 0, e_i) - rnea(q, 0, 0), CRBA
     REQUIRE(relative_error(data->M, from_rnea) < 1e-12);
     detail::crba_base_coordinates(model, *data, q);
     REQUIRE(relative_error(data->M, from_rnea) < 1e-12);
+    // and on the same chain as a ChainX (which chooses by its joint count at run time)
+    const auto x = ChainX<double>::from(model);
+    Data<ChainX<double>> xdata(x);
+    const Eigen::VectorXd xq = q;
+    detail::crba_link_coordinates(x, xdata, xq);
+    REQUIRE(relative_error(xdata.M, from_rnea) < 1e-12);
+    detail::crba_base_coordinates(x, xdata, xq);
+    REQUIRE(relative_error(xdata.M, from_rnea) < 1e-12);
   });
   WARN("n = " << TestType::nq << ": worst |M - M_rnea| = " << worst);
 }
@@ -228,4 +238,197 @@ TEMPLATE_LIST_TEST_CASE("in-place and returning forms agree, and reusing Data ch
     aba(model, data, q, qd, qdd);
     REQUIRE(data.qdd == aba(model, q, qd, qdd));
   });
+}
+
+// --- ChainX (issue 17): the runtime-sized chain gives the compile-time chain's numbers -------
+
+namespace {
+
+Eigen::Matrix<double, 3, 4> pose_matrix(const Transform<double>& t) {
+  Eigen::Matrix<double, 3, 4> m;
+  m << t.rotation, t.translation;
+  return m;
+}
+
+/// Runs every algorithm on `fixed` and on ChainX::from(fixed) at one state and requires the
+/// same numbers to 1e-14 (relative to the reference's size): in-place forms on the ChainX (its
+/// Data made from the model), returning forms on the fixed chain.
+///
+/// A ChainX joint about z runs the code of RevoluteZ / PrismaticZ, about any other axis that of
+/// Revolute / Prismatic: where the fixed chain's joint runs the same code, every result agrees
+/// to 1e-14. Elsewhere (RevoluteX against a ChainX joint about x, Revolute about z against
+/// one about z), the sparse and the general arithmetic round differently, and the quantities
+/// that solve with M (aba, forward_dynamics_crba, inverse_mass_matrix, aba_derivatives) carry
+/// that rounding times M's condition number: there the tolerance is 1e-14 cond(M) (two
+/// compile-time chains, the iiwa as RevoluteZ and as Revolute, differ by as much).
+template <typename Model>
+void require_chainx_matches(const Model& fixed, const typename Model::Vector& q_fixed,
+                            const typename Model::Vector& qd_fixed,
+                            const typename Model::Vector& qdd_fixed) {
+  using X = ChainX<double>;
+  using VX = Eigen::VectorXd;
+  constexpr double tol = 1e-14;
+  const X x = X::from(fixed);
+  REQUIRE(x.joint_count() == std::size_t(Model::nq));
+  const VX q = q_fixed, qd = qd_fixed, qdd = qdd_fixed;
+  bool same_joint_code = true;
+  const auto slots = Model::joint_slots();
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const bool x_about_z = x.joint(i).axis() == Eigen::Vector3d::UnitZ();
+    same_joint_code &= slots[i].axis == 2 ? x_about_z : (slots[i].axis < 0 && !x_about_z);
+  }
+  double solve_tol = tol;
+  if (!same_joint_code) {
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(crba(x, q));
+    solve_tol = tol * eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
+  }
+  INFO("same joint code: " << same_joint_code << ", tolerance of the solves: " << solve_tol);
+  const std::size_t last = x.joint_count() - 1;
+  Data<X> data(x);
+  LinkForces<Model> f_fixed;
+  LinkForces<X> f_x = link_forces(x);
+  for (std::size_t i = 0; i < f_x.size(); ++i) {
+    f_fixed[i] = f_x[i] = Force<double>(Eigen::Vector3d(0.1, -0.2, 0.3) * double(i + 1),
+                                        Eigen::Vector3d(1.0, 2.0, -3.0));
+  }
+
+  static_assert(noexcept(rnea(x, data, q, qd, qdd)));
+  rnea(x, data, q, qd, qdd);
+  CHECK(relative_error(data.tau, rnea(fixed, q_fixed, qd_fixed, qdd_fixed)) < tol);
+  rnea(x, data, q, qd, qdd, f_x);
+  CHECK(relative_error(data.tau, rnea(fixed, q_fixed, qd_fixed, qdd_fixed, f_fixed)) < tol);
+  crba(x, data, q);
+  CHECK(relative_error(data.M, crba(fixed, q_fixed)) < tol);
+  aba(x, data, q, qd, qdd);
+  CHECK(relative_error(data.qdd, aba(fixed, q_fixed, qd_fixed, qdd_fixed)) < solve_tol);
+  aba(x, data, q, qd, qdd, f_x);
+  CHECK(relative_error(data.qdd, aba(fixed, q_fixed, qd_fixed, qdd_fixed, f_fixed)) < solve_tol);
+  forward_dynamics_crba(x, data, q, qd, qdd);
+  CHECK(relative_error(data.qdd, forward_dynamics_crba(fixed, q_fixed, qd_fixed, qdd_fixed)) <
+        solve_tol);
+  nonlinear_effects(x, data, q, qd);
+  CHECK(relative_error(data.tau, nonlinear_effects(fixed, q_fixed, qd_fixed)) < tol);
+  gravity_torques(x, data, q);
+  CHECK(relative_error(data.tau, gravity_torques(fixed, q_fixed)) < tol);
+  coriolis_matrix(x, data, q, qd);
+  CHECK(relative_error(data.C, coriolis_matrix(fixed, q_fixed, qd_fixed)) < tol);
+  const auto gamma_x = christoffel_symbols(x, q);
+  const auto gamma_fixed = christoffel_symbols(fixed, q_fixed);
+  CHECK(relative_error(gamma_x[last], gamma_fixed[last]) < tol);
+  inverse_mass_matrix(x, data, q);
+  CHECK(relative_error(data.Minv, inverse_mass_matrix(fixed, q_fixed)) < solve_tol);
+  CHECK(relative_error(kinetic_energy(x, data, q, qd), kinetic_energy(fixed, q_fixed, qd_fixed)) <
+        tol);
+  CHECK(relative_error(potential_energy(x, data, q), potential_energy(fixed, q_fixed)) < tol);
+  CHECK(relative_error(friction_torques(x, qd), friction_torques(fixed, qd_fixed)) < tol);
+  // frames: a handle of the ChainX, and the fixed chain's handle by link and offset
+  const Transform<double> offset(test::rot_x(0.3), Eigen::Vector3d(0.1, 0.2, 0.3));
+  const auto tcp = x.frame(last, offset);
+  CHECK(relative_error(pose_matrix(frame_pose(x, data, q, tcp)),
+                       pose_matrix(frame_pose(fixed, q_fixed, last, offset))) < tol);
+  FrameJacobian<X> J(6, q.size());
+  for (const ReferenceFrame rf : {ReferenceFrame::world, ReferenceFrame::local}) {
+    jacobian(x, data, q, tcp, rf, J);
+    CHECK(relative_error(J, jacobian(fixed, q_fixed, last, offset, rf)) < tol);
+    FrameVector<X> a;
+    jdot_qd(x, data, q, qd, tcp, rf, a);
+    CHECK(relative_error(a, jdot_qd(fixed, q_fixed, qd_fixed, last, offset, rf)) < tol);
+    const Force<double> w(Eigen::Vector3d(1, 2, 3), Eigen::Vector3d(-4, 5, 6));
+    joint_torques_from_wrench(x, data, q, tcp, w, rf);
+    CHECK(relative_error(data.tau, joint_torques_from_wrench(fixed, q_fixed, last, w, offset,
+                                                             rf)) < tol);
+  }
+  // derivatives
+  DerivativesData<X> dd(x);
+  rnea_derivatives(x, dd, q, qd, qdd);
+  const auto rd = rnea_derivatives(fixed, q_fixed, qd_fixed, qdd_fixed);
+  CHECK(relative_error(dd.dtau_dq, rd.dtau_dq) < tol);
+  CHECK(relative_error(dd.dtau_dqd, rd.dtau_dqd) < tol);
+  aba_derivatives(x, dd, q, qd, qdd);
+  const auto ad = aba_derivatives(fixed, q_fixed, qd_fixed, qdd_fixed);
+  CHECK(relative_error(dd.dqdd_dq, ad.dqdd_dq) < solve_tol);
+  CHECK(relative_error(dd.dqdd_dqd, ad.dqdd_dqd) < solve_tol);
+  CHECK(relative_error(dd.dqdd_dtau, ad.dqdd_dtau) < solve_tol);
+  // identification: the regressors and the parameters
+  CHECK(relative_error(inertial_parameters(x), inertial_parameters(fixed)) < tol);
+  CHECK(relative_error(regressor(x, q, qd, qdd), regressor(fixed, q_fixed, qd_fixed, qdd_fixed)) <
+        tol);
+  CHECK(relative_error(regressor_with_joint_dynamics(x, q, qd, qdd),
+                       regressor_with_joint_dynamics(fixed, q_fixed, qd_fixed, qdd_fixed)) < tol);
+}
+
+}  // namespace
+
+// The random chain of every joint type (MixedChains' eight-joint Chain: RevoluteX/Y/Z,
+// PrismaticX/Y/Z, Revolute, Prismatic); the iiwa below adds ChainN's walks. (One chain type
+// here, not the five of MixedChains: each costs ~3 s of compile time in this TU.)
+TEST_CASE("ChainX gives the numbers of the compile-time chain for every algorithm",
+          "[identities][chainx]") {
+  using Model = std::tuple_element_t<1, test::MixedChains<double>>;
+  using Vector = typename Model::Vector;
+  std::mt19937 gen(test::kSeed + 17u);
+  for (int m = 0; m < 3; ++m) {
+    Model model(test::random_links<Model>(gen, true));
+    if (m == 1) {
+      model.set_payload(std::size_t(Model::nq) - 1,
+                        Payload<double>::point_mass(0.851, Eigen::Vector3d(0, 0.05, 0.1)));
+    }
+    for (int s = 0; s < 2; ++s) {
+      const Vector q = test::random_state<Vector>(gen, 3.0);
+      const Vector qd = test::random_state<Vector>(gen, 2.0);
+      const Vector qdd = test::random_state<Vector>(gen, 2.0);
+      INFO("model " << m << ", state " << s);
+      require_chainx_matches(model, q, qd, qdd);
+    }
+  }
+}
+
+TEST_CASE("ChainX of the iiwa gives the numbers of ChainN<double, 7, Revolute> and RevoluteZ",
+          "[identities][chainx]") {
+  const auto iiwa = robots::kuka_iiwa();  // ChainN<double, 7, RevoluteZ>
+  // the same links as ChainN<double, 7, Revolute>, the axes as ChainX::from makes them (z)
+  const auto links = ChainX<double>::from(iiwa).links();
+  const ChainN<double, 7, Revolute> iiwa_revolute(links);
+  using Vector = std::decay_t<decltype(iiwa)>::Vector;
+  std::mt19937 gen(test::kSeed + 1717u);
+  for (int s = 0; s < 3; ++s) {
+    const Vector q = test::random_state<Vector>(gen, 3.0), qd = test::random_state<Vector>(gen, 2.0),
+                 qdd = test::random_state<Vector>(gen, 2.0);
+    require_chainx_matches(iiwa_revolute, q, qd, qdd);
+    require_chainx_matches(iiwa, q, qd, qdd);
+  }
+}
+
+TEST_CASE("ChainX: joint kinds from data, sizes checked, a Data per model size",
+          "[identities][chainx]") {
+  std::mt19937 gen(test::kSeed + 170u);
+  std::vector<Link<double>> links;
+  for (int i = 0; i < 4; ++i) links.push_back(test::random_link(gen, true));
+  const std::vector<JointKind> kinds = {JointKind::revolute, JointKind::prismatic,
+                                        JointKind::prismatic, JointKind::revolute};
+  const ChainX<double> x(links, kinds);
+  REQUIRE(x.joint_count() == 4);
+  REQUIRE(x.joint(1).kind() == JointKind::prismatic);
+  REQUIRE(x.joint_slots()[3].kind == JointKind::revolute);
+  // identities on it (the equality with compile-time chains is the test above)
+  const Eigen::VectorXd q = test::random_state<Eigen::VectorXd>(gen, 3.0, 4),
+                        qd = test::random_state<Eigen::VectorXd>(gen, 2.0, 4),
+                        qdd = test::random_state<Eigen::VectorXd>(gen, 2.0, 4);
+  const Eigen::VectorXd tau = rnea(x, q, qd, qdd);
+  CHECK(relative_error(aba(x, q, qd, tau), qdd) < 1e-12);
+  const Eigen::MatrixXd m = crba(x, q);
+  CHECK(relative_error(Eigen::MatrixXd(m * inverse_mass_matrix(x, q)),
+                       Eigen::MatrixXd(Eigen::MatrixXd::Identity(4, 4))) < 1e-12);
+  CHECK(relative_error(0.5 * qd.dot(m * qd), kinetic_energy(x, q, qd)) < 1e-12);  // armature in both
+  // wrong sizes: ArgumentError from the returning forms, with the counts
+  const Eigen::VectorXd q3 = Eigen::VectorXd::Zero(3), q4 = Eigen::VectorXd::Zero(4);
+  REQUIRE_THROWS_WITH(rnea(x, q3, q4, q4), "chaindyn: rnea: q has 3 entries; the model has 4 joints");
+  REQUIRE_THROWS_AS(crba(x, q3), ArgumentError);
+  REQUIRE_THROWS_AS(ChainX<double>(links, {JointKind::revolute}), ModelError);
+  REQUIRE_THROWS_AS(ChainX<double>(std::vector<Link<double>>{}), ModelError);
+  // the returning forms' workspace follows the model's size: a 4-joint then a 7-joint model
+  const auto iiwa = ChainX<double>::from(robots::kuka_iiwa());
+  const Eigen::VectorXd q7 = Eigen::VectorXd::Constant(7, 0.2);
+  REQUIRE(rnea(x, q4, q4, q4).size() == 4);
+  REQUIRE(rnea(iiwa, q7, q7, q7).size() == 7);
 }

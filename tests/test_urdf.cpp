@@ -1264,3 +1264,65 @@ TEST_CASE("urdf real files: the repair's principal moments (Smith's closed form)
     CHECK((urdf::detail::symmetric_eigenvalues(a) - e).cwiseAbs().maxCoeff() < 1e-14);
   }
 }
+
+TEST_CASE("urdf::load_any: the Panda as a ChainX has the file's joints and frames and the numbers "
+          "of ChainN<double, 7, Revolute>",
+          "[urdf][chainx]") {
+  const std::string path = data_dir + "/panda.urdf";
+  const ChainX<double> x = urdf::load_any(path, "panda_hand");
+  const auto r = urdf::load<ChainN<double, 7, Revolute>>(path, "panda_hand");
+  REQUIRE(x.joint_count() == 7);
+  REQUIRE(x.frames().size() == r.frames().size());
+  REQUIRE(x.link(6).joint_name == r.link(6).joint_name);
+  std::mt19937 gen(test::kSeed + 1701);
+  for (int s = 0; s < 3; ++s) {
+    const Eigen::VectorXd q = test::random_state<Eigen::VectorXd>(gen, 2.0, 7),
+                          qd = test::random_state<Eigen::VectorXd>(gen, 2.0, 7);
+    CHECK(relative_error(rnea(x, q, qd, q), rnea(r, q, qd, q)) < 1e-14);
+    CHECK(relative_error(crba(x, q), crba(r, q)) < 1e-14);
+    CHECK(relative_error(jacobian(x, q, "panda_hand"), jacobian(r, q, "panda_hand")) < 1e-14);
+    CHECK(relative_error(frame_pose(x, q, "panda_link3").translation,
+                         frame_pose(r, q, "panda_link3").translation) < 1e-14);
+  }
+  // a file with a prismatic joint: the kinds come from the file
+  const std::string xml = R"(<robot name="rp">
+    <link name="base"/>
+    <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>
+      <axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+    <link name="l1"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+    <joint name="j2" type="prismatic"><parent link="l1"/><child link="l2"/>
+      <origin xyz="0 0 0.5"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+    <link name="l2"><inertial><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  </robot>)";
+  const ChainX<double> rp = urdf::parse_any(xml);
+  REQUIRE(rp.joint_count() == 2);
+  REQUIRE(rp.joint(0).kind() == JointKind::revolute);
+  REQUIRE(rp.joint(1).kind() == JointKind::prismatic);
+  const auto rp_fixed = urdf::parse<Chain<double, Revolute, Prismatic>>(xml);
+  const Eigen::Vector2d q(0.3, 0.1), qd(-0.4, 0.2);
+  CHECK(relative_error(rnea(rp, q, qd, qd), rnea(rp_fixed, q, qd, qd)) < 1e-14);
+  expect_parse_error([] { urdf::parse_any("<robot name='a'><link name='b'/></robot>"); }, 1,
+                     {"robot 'a'", "has no moving joint"});
+}
+
+TEST_CASE("urdf frames: a frame handle of a double chain works on its cast<float>() and on float "
+          "chains of the same type",
+          "[urdf][frames][scalar]") {
+  const std::string path = data_dir + "/ur5_robot.urdf";
+  const auto z = urdf::load<ChainN<double, 6, RevoluteZ>>(path);
+  const auto f = z.cast<float>();
+  const auto tool0 = z.frame("tool0");  // Frame<double, 6>
+  const Eigen::Matrix<double, 6, 1> q = Eigen::Matrix<double, 6, 1>::LinSpaced(-1.2, 0.9);
+  const Eigen::Matrix<float, 6, 1> qf = q.cast<float>();
+  const Transform<double> x = frame_pose(z, q, tool0);
+  CHECK(relative_error(frame_pose(f, qf, tool0).translation, x.translation) < 1e-5);
+  Data<ChainN<float, 6, RevoluteZ>> data;
+  CHECK(relative_error(frame_pose(f, data, qf, tool0).translation, x.translation) < 1e-5);
+  CHECK(relative_error(jacobian(f, qf, tool0), jacobian(z, q, tool0)) < 1e-5);
+  // and the ChainX of the same file, cast to float, with its own handle
+  const ChainX<double> xd = urdf::load_any(path);
+  const auto handle = xd.frame("tool0");
+  const ChainX<float> xf = xd.cast<float>();
+  const Eigen::VectorXf qx = qf;
+  CHECK(relative_error(frame_pose(xf, qx, handle).translation, x.translation) < 1e-5);
+}

@@ -26,11 +26,13 @@
 
 #include "chaindyn/joints/prismatic.hpp"
 #include "chaindyn/joints/revolute.hpp"
+#include "chaindyn/joints/any_joint.hpp"
 
 #include "chaindyn/model/chain.hpp"
 #include "chaindyn/model/data.hpp"
 #include "chaindyn/model/link.hpp"
 #include "chaindyn/model/payload.hpp"
+#include "chaindyn/model/per_link.hpp"
 #include "chaindyn/model/scalar_cast.hpp"
 
 #include "chaindyn/algorithms/aba.hpp"

@@ -422,6 +422,83 @@ TEST_CASE("batch functions with a Workspace make no heap allocation", "[no_mallo
   }
 }
 
+// --- ChainX (issue 17): the runtime-sized chain allocates when it and its Data are made -----
+
+TEST_CASE("ChainX: in-place algorithms make no heap allocation once model and Data are made",
+          "[no_malloc][chainx]") {
+  using Fixed = Chain<double, PrismaticZ, Revolute, RevoluteX, PrismaticY, RevoluteZ, Prismatic,
+                      PrismaticX, RevoluteY>;
+  using X = ChainX<double>;
+  using V = Eigen::VectorXd;
+  std::mt19937 gen(test::kSeed);
+  X model = X::from(Fixed(test::random_links<Fixed>(gen, true)));
+  const auto n = Eigen::Index(model.joint_count());
+  const std::size_t last = model.joint_count() - 1;
+  // the workspaces and outputs are allocated before the counted calls
+  auto data = std::make_unique<Data<X>>(model);
+  auto dd = std::make_unique<DerivativesData<X>>(model);
+  auto y = std::make_unique<RegressorMatrix<X>>(n, 10 * n);
+  auto yk = std::make_unique<Eigen::Matrix<double, Eigen::Dynamic, kInertialParametersPerLink>>(
+      n, kInertialParametersPerLink);
+  auto yj = std::make_unique<RegressorWithJointDynamicsMatrix<X>>(n, 13 * n);
+  auto gamma = std::make_unique<PerLinkArray<Eigen::MatrixXd, Eigen::Dynamic>>(
+      std::size_t(n), Eigen::MatrixXd(n, n));
+  auto J = std::make_unique<FrameJacobian<X>>(6, n);
+  FrameVector<X> a;
+  const V q = test::random_state<Eigen::Matrix<double, 8, 1>>(gen, 3.0);
+  const V qd = test::random_state<Eigen::Matrix<double, 8, 1>>(gen, 2.0);
+  const V qdd = test::random_state<Eigen::Matrix<double, 8, 1>>(gen, 2.0);
+  const V tau = rnea(model, q, qd, qdd);
+  LinkForces<X> f_ext = link_forces(model);
+  for (auto& f : f_ext) f.linear = Eigen::Vector3d(1, 2, 3);
+  const Transform<double> offset(test::random_rotation(gen), Eigen::Vector3d(0.1, 0.2, 0.3));
+  const auto tcp = model.frame(last, offset);
+  const Force<double> wrench(Eigen::Vector3d(1, 2, 3), Eigen::Vector3d(4, 5, 6));
+  const Payload<double> payload = Payload<double>::point_mass(0.851, Eigen::Vector3d(0, 0, 0.1));
+  double kinetic = 0, potential = 0;
+
+  REQUIRE_NO_ALLOCATION(forward_kinematics(model, *data, q));
+  REQUIRE_NO_ALLOCATION(rnea(model, *data, q, qd, qdd));
+  REQUIRE_NO_ALLOCATION(rnea(model, *data, q, qd, qdd, f_ext));
+  REQUIRE_NO_ALLOCATION(gravity_torques(model, *data, q));
+  REQUIRE_NO_ALLOCATION(nonlinear_effects(model, *data, q, qd));
+  REQUIRE_NO_ALLOCATION(crba(model, *data, q));
+  REQUIRE_NO_ALLOCATION(aba(model, *data, q, qd, tau));
+  REQUIRE((data->qdd - qdd).cwiseAbs().maxCoeff() < 1e-8);
+  REQUIRE_NO_ALLOCATION(aba(model, *data, q, qd, qdd, f_ext));
+  REQUIRE_NO_ALLOCATION(forward_dynamics_crba(model, *data, q, qd, tau));
+  REQUIRE((data->qdd - qdd).cwiseAbs().maxCoeff() < 1e-8);
+  REQUIRE_NO_ALLOCATION(kinetic = kinetic_energy(model, *data, q, qd));
+  REQUIRE_NO_ALLOCATION(potential = potential_energy(model, *data, q));
+  REQUIRE(std::isfinite(kinetic + potential));
+  REQUIRE_NO_ALLOCATION(inverse_mass_matrix(model, *data, q));
+  REQUIRE_NO_ALLOCATION(coriolis_matrix(model, *data, q, qd));
+  REQUIRE_NO_ALLOCATION(christoffel_symbols(model, *data, q, *gamma));
+  REQUIRE_NO_ALLOCATION(frame_pose(model, *data, q, tcp));
+  REQUIRE_NO_ALLOCATION(jacobian(model, *data, q, tcp, ReferenceFrame::world, *J));
+  REQUIRE_NO_ALLOCATION(jdot_qd(model, *data, q, qd, tcp, ReferenceFrame::local, a));
+  REQUIRE_NO_ALLOCATION(joint_torques_from_wrench(model, *data, q, tcp, wrench,
+                                                  ReferenceFrame::world));
+  REQUIRE_NO_ALLOCATION(regressor(model, *data, q, qd, qdd, *y));
+  REQUIRE_NO_ALLOCATION(link_regressor(model, *data, q, qd, qdd, last, *yk));
+  REQUIRE_NO_ALLOCATION(regressor_with_joint_dynamics(model, *data, q, qd, qdd, *yj));
+  REQUIRE_NO_ALLOCATION(rnea_derivatives(model, *dd, q, qd, qdd));
+  REQUIRE_NO_ALLOCATION(aba_derivatives(model, *dd, q, qd, tau));
+  REQUIRE((dd->data.qdd - qdd).cwiseAbs().maxCoeff() < 1e-8);
+  REQUIRE_NO_ALLOCATION(model.set_payload(last, payload));
+  REQUIRE_NO_ALLOCATION(model.clear_payload(last));
+  REQUIRE(J->allFinite());
+  REQUIRE(a.allFinite());
+  REQUIRE(y->allFinite());
+  REQUIRE((*gamma)[0].allFinite());
+  auto identification = std::make_unique<PayloadIdentification<X>>(model);
+  REQUIRE_NO_ALLOCATION(identification->add_sample(q, qd, qdd, tau));
+  auto estimator = std::make_unique<OnlinePayloadEstimator<X>>(model);
+  OnlinePayloadUpdate<double> u;
+  REQUIRE_NO_ALLOCATION(u = estimator->update(q, qd, qdd, tau));
+  REQUIRE(u.accepted);
+}
+
 // --- Online payload estimation (issue 16): one tick -----------------------------------------
 
 TEMPLATE_TEST_CASE("OnlinePayloadEstimator::update makes no heap allocation",

@@ -113,9 +113,11 @@ std::vector<Link<To>> cast_links(const std::vector<Link<double>>& links) {
   return out;
 }
 
+/// A vector of uniform entries in [-range, range]; a dynamic-size Vector gets `size` entries.
 template <typename Vector>
-Vector random_state(std::mt19937& gen, double range) {
+Vector random_state(std::mt19937& gen, double range, Eigen::Index size = 0) {
   Vector v;
+  if constexpr (Vector::SizeAtCompileTime == Eigen::Dynamic) v.resize(size);
   for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = uniform(gen, -range, range);
   return v;
 }

@@ -24,6 +24,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
               const typename Model::Vector& qd, const typename Model::Vector& tau,
               const LinkForces<Model>* f_ext) noexcept {
   using Scalar = typename Model::Scalar;
+  assert_joint_vectors(model, qd, tau);
   // Pass 1, base to tip: poses, motion subspaces, velocities, velocity-product accelerations,
   // rigid inertias and bias forces, all in base coordinates.
   joint_poses(model, data, q);
@@ -107,10 +108,10 @@ void aba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q
 template <typename Model, typename Q, typename Qd, typename Tau>
 typename Model::Vector aba(const Model& model, const Eigen::MatrixBase<Q>& q,
                            const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  aba(model, data, detail::checked_joint_vector<Model>(q, "aba", "q"),
-      detail::checked_joint_vector<Model>(qd, "aba", "qd"),
-      detail::checked_joint_vector<Model>(tau, "aba", "tau"));
+  Data<Model>& data = detail::thread_workspace(model);
+  aba(model, data, detail::checked_joint_vector(model, q, "aba", "q"),
+      detail::checked_joint_vector(model, qd, "aba", "qd"),
+      detail::checked_joint_vector(model, tau, "aba", "tau"));
   return data.qdd;
 }
 
@@ -119,10 +120,10 @@ template <typename Model, typename Q, typename Qd, typename Tau>
 typename Model::Vector aba(const Model& model, const Eigen::MatrixBase<Q>& q,
                            const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau,
                            const LinkForces<Model>& f_ext) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  aba(model, data, detail::checked_joint_vector<Model>(q, "aba", "q"),
-      detail::checked_joint_vector<Model>(qd, "aba", "qd"),
-      detail::checked_joint_vector<Model>(tau, "aba", "tau"), f_ext);
+  Data<Model>& data = detail::thread_workspace(model);
+  aba(model, data, detail::checked_joint_vector(model, q, "aba", "q"),
+      detail::checked_joint_vector(model, qd, "aba", "qd"),
+      detail::checked_joint_vector(model, tau, "aba", "tau"), f_ext);
   return data.qdd;
 }
 

@@ -65,6 +65,7 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
     (step(ys), ...);
   });
   for (std::size_t g = 0; g < count; ++g) a[g].setZero();
+  const std::size_t n = detail::joint_count(model);
   model.for_each_joint_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
@@ -78,7 +79,7 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
                 uf.angular[2] * ag.col(2)) -
            (uf.linear[0] * ag.col(3) + uf.linear[1] * ag.col(4) + uf.linear[2] * ag.col(5))) *
           inv_d;
-      if (std::size_t(k) + 1 < std::size_t(Model::nq)) {  // a_i = a_p(i) + S_i x_i
+      if (i + 1 < n) {  // a_i = a_p(i) + S_i x_i
         for (int c = 0; c < 3; ++c) ag.col(c) += s.angular[c] * x;
         for (int c = 0; c < 3; ++c) ag.col(3 + c) += s.linear[c] * x;
       }
@@ -107,14 +108,13 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
-  using Vector = typename Model::Vector;
   Data<Model>& data = dd.data;
   aba(model, data, q, qd, tau);  // qdd and the factorization oU, D (kept by rnea_derivatives)
-  const Vector qdd = data.qdd;
-  rnea_derivatives(model, dd, q, qd, qdd);
+  // data.qdd is read in place: neither rnea_derivatives nor the solves write it
+  rnea_derivatives(model, dd, q, qd, data.qdd);
   // The right-hand sides, one per row: -dtau_dq^T, -dtau_dqd^T, I (M^-1 I = M^-1, symmetric).
-  constexpr int n = Model::nq;
   if constexpr (DerivativesData<Model>::solve_padded) {
+    constexpr int n = Model::nq;
     auto& y = dd.solve_y;  // rows n.. stay zero through the solve
     y[0].template topRows<n>() = -dd.dtau_dq.transpose();
     y[1].template topRows<n>() = -dd.dtau_dqd.transpose();
@@ -133,7 +133,6 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
     dd.dqdd_dq.transposeInPlace();
     dd.dqdd_dqd.transposeInPlace();
   }
-  data.qdd = qdd;
 }
 
 /// Returning form of aba_derivatives: any Eigen vectors, sizes checked (throws
@@ -142,10 +141,10 @@ template <typename Model, typename Q, typename Qd, typename Tau>
 AbaDerivatives<Model> aba_derivatives(const Model& model, const Eigen::MatrixBase<Q>& q,
                                       const Eigen::MatrixBase<Qd>& qd,
                                       const Eigen::MatrixBase<Tau>& tau) {
-  auto& dd = detail::thread_workspace_of<DerivativesData<Model>>();
-  aba_derivatives(model, dd, detail::checked_joint_vector<Model>(q, "aba_derivatives", "q"),
-                  detail::checked_joint_vector<Model>(qd, "aba_derivatives", "qd"),
-                  detail::checked_joint_vector<Model>(tau, "aba_derivatives", "tau"));
+  auto& dd = detail::thread_workspace_of<DerivativesData<Model>>(model);
+  aba_derivatives(model, dd, detail::checked_joint_vector(model, q, "aba_derivatives", "q"),
+                  detail::checked_joint_vector(model, qd, "aba_derivatives", "qd"),
+                  detail::checked_joint_vector(model, tau, "aba_derivatives", "tau"));
   return AbaDerivatives<Model>{dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau};
 }
 

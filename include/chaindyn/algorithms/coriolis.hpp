@@ -85,7 +85,8 @@ void coriolis_matrix(const Model& model, DataFor<Model>& data, const Eigen::Matr
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   using Scalar = typename Model::Scalar;
-  constexpr std::size_t n = std::size_t(Model::nq);
+  const std::size_t n = detail::joint_count(model);
+  detail::assert_joint_vectors(model, qd);
   // Forward pass: everything in base coordinates about the base origin.
   detail::world_kinematics(model, data, q);  // oMi, S_i = oS[i]
   model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
@@ -117,9 +118,9 @@ void coriolis_matrix(const Model& model, DataFor<Model>& data, const Eigen::Matr
 template <typename Model, typename Q, typename Qd>
 typename Model::Matrix coriolis_matrix(const Model& model, const Eigen::MatrixBase<Q>& q,
                                        const Eigen::MatrixBase<Qd>& qd) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  coriolis_matrix(model, data, detail::checked_joint_vector<Model>(q, "coriolis_matrix", "q"),
-                  detail::checked_joint_vector<Model>(qd, "coriolis_matrix", "qd"));
+  Data<Model>& data = detail::thread_workspace(model);
+  coriolis_matrix(model, data, detail::checked_joint_vector(model, q, "coriolis_matrix", "q"),
+                  detail::checked_joint_vector(model, qd, "coriolis_matrix", "qd"));
   return data.C;
 }
 
@@ -131,13 +132,17 @@ typename Model::Matrix coriolis_matrix(const Model& model, const Eigen::MatrixBa
 /// qd = e_{n-1}) and what coriolis_matrix fills.
 template <typename Model, typename Q>
 void christoffel_symbols(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
-                         std::array<typename Model::Matrix, std::size_t(Model::nq)>& gamma) noexcept {
+                         PerLinkArray<typename Model::Matrix, Model::nq>& gamma) noexcept {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
-  using Vector = typename Model::Vector;
-  for (Eigen::Index k = 0; k < Model::nq; ++k) {
-    coriolis_matrix(model, data, q, Vector(Vector::Unit(k)));
-    for (Eigen::Index i = 0; i < Model::nq; ++i) {
+  const auto n = Eigen::Index(detail::joint_count(model));
+  // qd = e_k, held in data.qdd (which coriolis_matrix does not touch): no vector is made here
+  typename Model::Vector& unit = data.qdd;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    unit.setZero();
+    unit[k] = typename Model::Scalar(1);
+    coriolis_matrix(model, data, q, unit);
+    for (Eigen::Index i = 0; i < n; ++i) {
       gamma[std::size_t(i)].col(k) = data.C.row(i).transpose();
     }
   }
@@ -145,11 +150,14 @@ void christoffel_symbols(const Model& model, DataFor<Model>& data, const Eigen::
 
 /// Returning form of christoffel_symbols: gamma[i](j, k) = Gamma_ijk.
 template <typename Model, typename Q>
-std::array<typename Model::Matrix, std::size_t(Model::nq)> christoffel_symbols(
-    const Model& model, const Eigen::MatrixBase<Q>& q) {
-  std::array<typename Model::Matrix, std::size_t(Model::nq)> gamma;
-  christoffel_symbols(model, detail::thread_workspace<Model>(),
-                      detail::checked_joint_vector<Model>(q, "christoffel_symbols", "q"), gamma);
+PerLinkArray<typename Model::Matrix, Model::nq> christoffel_symbols(const Model& model,
+                                                                    const Eigen::MatrixBase<Q>& q) {
+  const auto n = Eigen::Index(detail::joint_count(model));
+  PerLinkArray<typename Model::Matrix, Model::nq> gamma;
+  detail::resize_per_link(gamma, std::size_t(n));
+  for (auto& g : gamma) g.resize(n, n);
+  christoffel_symbols(model, detail::thread_workspace(model),
+                      detail::checked_joint_vector(model, q, "christoffel_symbols", "q"), gamma);
   return gamma;
 }
 

@@ -56,24 +56,24 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
   // The lower triangle: stored beside the upper one while M fits in L1 (n <= 64 doubles);
   // beyond, by blocks of 8 x 8 after the pass (at n = 128 the row-wise stores in the pass
   // doubled the cost: g++ 12, 38 vs 17.5 us; at n = 64 the blocked copy costs 16 %).
-  constexpr Eigen::Index n = Model::nq;
-  constexpr bool transpose_after = n * n * Eigen::Index(sizeof(Scalar)) > 32768;
+  const auto n = Eigen::Index(detail::joint_count(model));  // a constant for Chain and ChainN
+  const bool transpose_after = n * n * Eigen::Index(sizeof(Scalar)) > 32768;
   world_kinematics(model, data, q);  // oMi, oS
   model.for_each_joint_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.oIc[i] = model.inertia(i).transformed_by(data.oMi[i]);  // oI_i
   });
   model.for_each_joint_reverse_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto ki = Eigen::Index(i);
-    if (i + 1 < std::size_t(Model::nq)) data.oIc[i] += data.oIc[i + 1];  // oI^c_i
+    if (Eigen::Index(i) + 1 < n) data.oIc[i] += data.oIc[i + 1];  // oI^c_i
     const Force<Scalar> f = data.oIc[i] * data.oS[i];
     data.M(ki, ki) = dot(data.oS[i], f) + model.armature()[ki];
     for (std::size_t j = 0; j < i; ++j) {
       const auto kj = Eigen::Index(j);
       data.M(kj, ki) = dot(data.oS[j], f);
-      if constexpr (!transpose_after) data.M(ki, kj) = data.M(kj, ki);
+      if (!transpose_after) data.M(ki, kj) = data.M(kj, ki);
     }
   });
-  if constexpr (transpose_after) {
+  if (transpose_after) {
     constexpr Eigen::Index b = 8;
     for (Eigen::Index j0 = 0; j0 < n; j0 += b) {
       for (Eigen::Index i0 = j0; i0 < n; i0 += b) {
@@ -92,12 +92,18 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
 /// M(q), symmetric positive definite, both triangles filled, armature on the diagonal.
 /// Fills data.M; for chains shorter than CHAINDYN_CRBA_BASE_COORDINATES_FROM (9) joints also
 /// data.liMi and data.Ic (link coordinates), from there on data.liMi, oMi, oS and oIc (base
-/// coordinates; see the file comment).
+/// coordinates; see the file comment). A ChainX chooses by its joint count at run time.
 template <typename Model, typename Q>
 void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q) noexcept {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
   const auto& qv = detail::as_joint_vector<Model>(q.derived());
-  if constexpr (Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
+  if constexpr (Model::nq == Eigen::Dynamic) {  // ChainX: by its joint count
+    if (detail::joint_count(model) >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
+      detail::crba_base_coordinates(model, data, qv);
+    } else {
+      detail::crba_link_coordinates(model, data, qv);
+    }
+  } else if constexpr (Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
     detail::crba_base_coordinates(model, data, qv);
   } else {
     detail::crba_link_coordinates(model, data, qv);
@@ -107,8 +113,8 @@ void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& 
 /// Returning form of crba: any Eigen vector, size checked (throws ArgumentError).
 template <typename Model, typename Q>
 typename Model::Matrix crba(const Model& model, const Eigen::MatrixBase<Q>& q) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  crba(model, data, detail::checked_joint_vector<Model>(q, "crba", "q"));
+  Data<Model>& data = detail::thread_workspace(model);
+  crba(model, data, detail::checked_joint_vector(model, q, "crba", "q"));
   return data.M;
 }
 

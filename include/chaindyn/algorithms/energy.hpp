@@ -15,6 +15,7 @@ typename Model::Scalar kinetic_energy(const Model& model, DataFor<Model>& data,
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd>, CHAINDYN_FIXED_SIZE_MESSAGE);
   using Scalar = typename Model::Scalar;
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
+  detail::assert_joint_vectors(model, qd);
   Scalar t(0);
   detail::joint_poses(model, data, detail::as_joint_vector<Model>(q.derived()));
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
@@ -32,9 +33,9 @@ typename Model::Scalar kinetic_energy(const Model& model, DataFor<Model>& data,
 template <typename Model, typename Q, typename Qd>
 typename Model::Scalar kinetic_energy(const Model& model, const Eigen::MatrixBase<Q>& q,
                                       const Eigen::MatrixBase<Qd>& qd) {
-  return kinetic_energy(model, detail::thread_workspace<Model>(),
-                        detail::checked_joint_vector<Model>(q, "kinetic_energy", "q"),
-                        detail::checked_joint_vector<Model>(qd, "kinetic_energy", "qd"));
+  return kinetic_energy(model, detail::thread_workspace(model),
+                        detail::checked_joint_vector(model, q, "kinetic_energy", "q"),
+                        detail::checked_joint_vector(model, qd, "kinetic_energy", "qd"));
 }
 
 /// V = -sum_i m_i g . c_i, c_i the centre of mass of link i in the base frame: zero when every
@@ -47,7 +48,7 @@ typename Model::Scalar potential_energy(const Model& model, DataFor<Model>& data
   using Scalar = typename Model::Scalar;
   forward_kinematics(model, data, q);
   Scalar v(0);
-  for (std::size_t i = 0; i < std::size_t(Model::nq); ++i) {
+  for (std::size_t i = 0; i < detail::joint_count(model); ++i) {
     const Inertia<Scalar>& inertia = model.inertia(i);
     const Transform<Scalar>& x = data.oMi[i];
     // m c_world = R h + m p
@@ -60,8 +61,8 @@ typename Model::Scalar potential_energy(const Model& model, DataFor<Model>& data
 /// Returning form of potential_energy: any Eigen vector, size checked.
 template <typename Model, typename Q>
 typename Model::Scalar potential_energy(const Model& model, const Eigen::MatrixBase<Q>& q) {
-  return potential_energy(model, detail::thread_workspace<Model>(),
-                          detail::checked_joint_vector<Model>(q, "potential_energy", "q"));
+  return potential_energy(model, detail::thread_workspace(model),
+                          detail::checked_joint_vector(model, q, "potential_energy", "q"));
 }
 
 }  // namespace chaindyn

@@ -59,7 +59,7 @@ void forward_dynamics_crba(const Model& model, DataFor<Model>& data, const Eigen
   crba(model, data, qv);
   nonlinear_effects(model, data, qv, qdv);
   detail::cholesky_factor(data.M, data.L);
-  for (Eigen::Index i = 0; i < Model::nq; ++i) {
+  for (Eigen::Index i = 0; i < Eigen::Index(detail::joint_count(model)); ++i) {
     data.qdd[i] = tauv[i] - data.nle[i] - joint_friction(model, std::size_t(i), qdv[i]);
   }
   detail::cholesky_solve(data.L, data.qdd);
@@ -70,11 +70,11 @@ template <typename Model, typename Q, typename Qd, typename Tau>
 typename Model::Vector forward_dynamics_crba(const Model& model, const Eigen::MatrixBase<Q>& q,
                                              const Eigen::MatrixBase<Qd>& qd,
                                              const Eigen::MatrixBase<Tau>& tau) {
-  Data<Model>& data = detail::thread_workspace<Model>();
+  Data<Model>& data = detail::thread_workspace(model);
   forward_dynamics_crba(model, data,
-                        detail::checked_joint_vector<Model>(q, "forward_dynamics_crba", "q"),
-                        detail::checked_joint_vector<Model>(qd, "forward_dynamics_crba", "qd"),
-                        detail::checked_joint_vector<Model>(tau, "forward_dynamics_crba", "tau"));
+                        detail::checked_joint_vector(model, q, "forward_dynamics_crba", "q"),
+                        detail::checked_joint_vector(model, qd, "forward_dynamics_crba", "qd"),
+                        detail::checked_joint_vector(model, tau, "forward_dynamics_crba", "tau"));
   return data.qdd;
 }
 

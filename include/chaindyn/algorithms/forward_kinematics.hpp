@@ -16,11 +16,22 @@ template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, DataFor<Model>& data,
                                         const typename Model::Vector& q) noexcept {
   using Scalar = typename Model::Scalar;
-  std::array<Scalar, std::size_t(Model::nq)> s, c;
-  sincos(q.data(), s.data(), c.data(), Model::nq);
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-    data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)], s[i], c[i]);
-  });
+  detail::assert_joint_vectors(model, q);
+  if constexpr (Model::nq == Eigen::Dynamic) {
+    // A runtime-sized chain keeps the batch in its Data (sized when the Data was made).
+    Scalar* s = data.sin_q.data();
+    Scalar* c = data.cos_q.data();
+    sincos(q.data(), s, c, int(q.size()));
+    model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+      data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)], s[i], c[i]);
+    });
+  } else {
+    std::array<Scalar, std::size_t(Model::nq)> s, c;
+    sincos(q.data(), s.data(), c.data(), Model::nq);
+    model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+      data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)], s[i], c[i]);
+    });
+  }
 }
 
 /// The world-frame kinematics of links 0..last: data.liMi (every link, by joint_poses),
@@ -30,7 +41,7 @@ inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, DataFor<Model
 template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
     const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-    std::size_t last = std::size_t(Model::nq - 1)) noexcept {
+    std::size_t last = std::size_t(-1)) noexcept {
   joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     if (i > last) return;
@@ -55,10 +66,10 @@ void forward_kinematics(const Model& model, DataFor<Model>& data,
 
 /// Returns every link's pose in the base frame: any Eigen vector, size checked.
 template <typename Model, typename Q>
-std::array<Transform<typename Model::Scalar>, std::size_t(Model::nq)> forward_kinematics(
+PerLinkArray<Transform<typename Model::Scalar>, Model::nq> forward_kinematics(
     const Model& model, const Eigen::MatrixBase<Q>& q) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  forward_kinematics(model, data, detail::checked_joint_vector<Model>(q, "forward_kinematics", "q"));
+  Data<Model>& data = detail::thread_workspace(model);
+  forward_kinematics(model, data, detail::checked_joint_vector(model, q, "forward_kinematics", "q"));
   return data.oMi;
 }
 

@@ -65,8 +65,8 @@ const Transform<typename Model::Scalar>& frame_pose(const Model& model, DataFor<
 template <typename Model, typename Q>
 Transform<typename Model::Scalar> frame_pose(const Model& model, const Eigen::MatrixBase<Q>& q,
                                              const FrameFor<Model>& frame) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  return frame_pose(model, data, detail::checked_joint_vector<Model>(q, "frame_pose", "q"), frame);
+  Data<Model>& data = detail::thread_workspace(model);
+  return frame_pose(model, data, detail::checked_joint_vector(model, q, "frame_pose", "q"), frame);
 }
 
 /// Returning form for the frame at pose `frame_in_link` in the user's frame of link `link`.

@@ -27,9 +27,9 @@ inline CHAINDYN_ALWAYS_INLINE typename Model::Scalar joint_friction(const Model&
 /// (throws ArgumentError).
 template <typename Model, typename Qd>
 typename Model::Vector friction_torques(const Model& model, const Eigen::MatrixBase<Qd>& qd_in) {
-  const auto& qd = detail::checked_joint_vector<Model>(qd_in, "friction_torques", "qd");
-  typename Model::Vector out;
-  for (Eigen::Index i = 0; i < Model::nq; ++i) out[i] = joint_friction(model, std::size_t(i), qd[i]);
+  const auto& qd = detail::checked_joint_vector(model, qd_in, "friction_torques", "qd");
+  typename Model::Vector out(Eigen::Index(detail::joint_count(model)));
+  for (Eigen::Index i = 0; i < out.size(); ++i) out[i] = joint_friction(model, std::size_t(i), qd[i]);
   return out;
 }
 

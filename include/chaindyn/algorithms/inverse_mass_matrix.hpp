@@ -29,7 +29,7 @@ void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   using Scalar = typename Model::Scalar;
-  constexpr std::size_t n = std::size_t(Model::nq);
+  const std::size_t n = detail::joint_count(model);
   // Poses and rigid-body inertias, base to tip.
   detail::joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
@@ -81,8 +81,8 @@ void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
 /// Returning form of inverse_mass_matrix.
 template <typename Model, typename Q>
 typename Model::Matrix inverse_mass_matrix(const Model& model, const Eigen::MatrixBase<Q>& q) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  inverse_mass_matrix(model, data, detail::checked_joint_vector<Model>(q, "inverse_mass_matrix", "q"));
+  Data<Model>& data = detail::thread_workspace(model);
+  inverse_mass_matrix(model, data, detail::checked_joint_vector(model, q, "inverse_mass_matrix", "q"));
   return data.Minv;
 }
 

@@ -60,11 +60,12 @@ void jacobian(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<
     J.setZero();
     return;
   }
+  detail::assert_size(std::size_t(J.cols()) == detail::joint_count(model));
   const std::size_t link = frame.link();
   detail::joint_columns(model, data, q, link, frame.placement());
   const Vector3<Scalar>& p = data.oMf.translation;
   const Matrix3<Scalar>& r = data.oMf.rotation;
-  for (std::size_t j = 0; j < std::size_t(Model::nq); ++j) {
+  for (std::size_t j = 0; j < detail::joint_count(model); ++j) {
     const auto k = Eigen::Index(j);
     if (j > link) {
       J.col(k).setZero();
@@ -106,9 +107,9 @@ template <typename Model, typename Q>
 FrameJacobian<Model> jacobian(const Model& model, const Eigen::MatrixBase<Q>& q,
                               const FrameFor<Model>& frame,
                               ReferenceFrame rf = ReferenceFrame::world) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  FrameJacobian<Model> J;
-  jacobian(model, data, detail::checked_joint_vector<Model>(q, "jacobian", "q"), frame, rf, J);
+  Data<Model>& data = detail::thread_workspace(model);
+  FrameJacobian<Model> J(6, Eigen::Index(detail::joint_count(model)));
+  jacobian(model, data, detail::checked_joint_vector(model, q, "jacobian", "q"), frame, rf, J);
   return J;
 }
 
@@ -222,10 +223,10 @@ template <typename Model, typename Q, typename Qd>
 FrameVector<Model> jdot_qd(const Model& model, const Eigen::MatrixBase<Q>& q,
                            const Eigen::MatrixBase<Qd>& qd, const FrameFor<Model>& frame,
                            ReferenceFrame rf = ReferenceFrame::world) {
-  Data<Model>& data = detail::thread_workspace<Model>();
+  Data<Model>& data = detail::thread_workspace(model);
   FrameVector<Model> out;
-  jdot_qd(model, data, detail::checked_joint_vector<Model>(q, "jdot_qd", "q"),
-          detail::checked_joint_vector<Model>(qd, "jdot_qd", "qd"), frame, rf, out);
+  jdot_qd(model, data, detail::checked_joint_vector(model, q, "jdot_qd", "q"),
+          detail::checked_joint_vector(model, qd, "jdot_qd", "qd"), frame, rf, out);
   return out;
 }
 
@@ -286,7 +287,7 @@ void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
   const Force<Scalar> f0 = rf == ReferenceFrame::world
                                ? Transform<Scalar>::Translation(data.oMf.translation).act(wrench)
                                : data.oMf.act(wrench);
-  for (std::size_t j = 0; j < std::size_t(Model::nq); ++j) {
+  for (std::size_t j = 0; j < detail::joint_count(model); ++j) {
     data.tau[Eigen::Index(j)] = j > link ? Scalar(0) : dot(data.oS[j], f0);
   }
 }
@@ -318,9 +319,9 @@ typename Model::Vector joint_torques_from_wrench(const Model& model,
                                                  const FrameFor<Model>& frame,
                                                  const Force<typename Model::Scalar>& wrench,
                                                  ReferenceFrame rf = ReferenceFrame::world) {
-  Data<Model>& data = detail::thread_workspace<Model>();
+  Data<Model>& data = detail::thread_workspace(model);
   joint_torques_from_wrench(
-      model, data, detail::checked_joint_vector<Model>(q, "joint_torques_from_wrench", "q"),
+      model, data, detail::checked_joint_vector(model, q, "joint_torques_from_wrench", "q"),
       frame, wrench, rf);
   return data.tau;
 }

@@ -19,8 +19,8 @@ void gravity_torques(const Model& model, DataFor<Model>& data,
 /// Returning form of gravity_torques: any Eigen vector, size checked (throws ArgumentError).
 template <typename Model, typename Q>
 typename Model::Vector gravity_torques(const Model& model, const Eigen::MatrixBase<Q>& q) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  gravity_torques(model, data, detail::checked_joint_vector<Model>(q, "gravity_torques", "q"));
+  Data<Model>& data = detail::thread_workspace(model);
+  gravity_torques(model, data, detail::checked_joint_vector(model, q, "gravity_torques", "q"));
   return data.tau;
 }
 
@@ -40,9 +40,9 @@ void nonlinear_effects(const Model& model, DataFor<Model>& data, const Eigen::Ma
 template <typename Model, typename Q, typename Qd>
 typename Model::Vector nonlinear_effects(const Model& model, const Eigen::MatrixBase<Q>& q,
                                          const Eigen::MatrixBase<Qd>& qd) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  nonlinear_effects(model, data, detail::checked_joint_vector<Model>(q, "nonlinear_effects", "q"),
-                    detail::checked_joint_vector<Model>(qd, "nonlinear_effects", "qd"));
+  Data<Model>& data = detail::thread_workspace(model);
+  nonlinear_effects(model, data, detail::checked_joint_vector(model, q, "nonlinear_effects", "q"),
+                    detail::checked_joint_vector(model, qd, "nonlinear_effects", "qd"));
   return data.nle;
 }
 

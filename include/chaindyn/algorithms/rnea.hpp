@@ -24,6 +24,8 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
   static_assert(!kJointDynamics || (kVelocity && kAcceleration),
                 "joint friction and armature need qd and qdd");
   using Scalar = typename Model::Scalar;
+  if constexpr (kVelocity) assert_joint_vectors(model, qd);
+  if constexpr (kAcceleration) assert_joint_vectors(model, qdd);
   // Forward pass: base to tip.
   joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
@@ -90,10 +92,10 @@ void rnea(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& 
 template <typename Model, typename Q, typename Qd, typename Qdd>
 typename Model::Vector rnea(const Model& model, const Eigen::MatrixBase<Q>& q,
                             const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  rnea(model, data, detail::checked_joint_vector<Model>(q, "rnea", "q"),
-       detail::checked_joint_vector<Model>(qd, "rnea", "qd"),
-       detail::checked_joint_vector<Model>(qdd, "rnea", "qdd"));
+  Data<Model>& data = detail::thread_workspace(model);
+  rnea(model, data, detail::checked_joint_vector(model, q, "rnea", "q"),
+       detail::checked_joint_vector(model, qd, "rnea", "qd"),
+       detail::checked_joint_vector(model, qdd, "rnea", "qdd"));
   return data.tau;
 }
 
@@ -102,10 +104,10 @@ template <typename Model, typename Q, typename Qd, typename Qdd>
 typename Model::Vector rnea(const Model& model, const Eigen::MatrixBase<Q>& q,
                             const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
                             const LinkForces<Model>& f_ext) {
-  Data<Model>& data = detail::thread_workspace<Model>();
-  rnea(model, data, detail::checked_joint_vector<Model>(q, "rnea", "q"),
-       detail::checked_joint_vector<Model>(qd, "rnea", "qd"),
-       detail::checked_joint_vector<Model>(qdd, "rnea", "qdd"), f_ext);
+  Data<Model>& data = detail::thread_workspace(model);
+  rnea(model, data, detail::checked_joint_vector(model, q, "rnea", "q"),
+       detail::checked_joint_vector(model, qd, "rnea", "qd"),
+       detail::checked_joint_vector(model, qdd, "rnea", "qdd"), f_ext);
   return data.tau;
 }
 

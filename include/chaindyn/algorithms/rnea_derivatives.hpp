@@ -69,14 +69,24 @@ struct DerivativesData {
   template <typename T>
   using PerLink = typename Data<Model>::template PerLink<T>;
 
+  /// The workspace of a compile-time chain.
+  DerivativesData() : DerivativesData(data) {}
+  /// The workspace of `model` (a ChainX's: allocates here, once).
+  explicit DerivativesData(const Model& model) : data(model) { resize(); }
+  DerivativesData(const DerivativesData& other) = default;
+  DerivativesData& operator=(const DerivativesData& other) = default;
+
+  /// The number of links this workspace is sized for.
+  std::size_t size() const noexcept { return data.size(); }
+
   Data<Model> data;  ///< tau (rnea_derivatives), qdd (aba_derivatives), the base-coordinate
                      ///< kinematics oMi, oS, ov, oa and composite inertias oIc, Minv, ...
 
-  Matrix dtau_dq = Matrix::Zero();    ///< d tau / d q (rnea_derivatives)
-  Matrix dtau_dqd = Matrix::Zero();   ///< d tau / d qd (rnea_derivatives)
-  Matrix dqdd_dq = Matrix::Zero();    ///< d qdd / d q (aba_derivatives)
-  Matrix dqdd_dqd = Matrix::Zero();   ///< d qdd / d qd (aba_derivatives)
-  Matrix dqdd_dtau = Matrix::Zero();  ///< d qdd / d tau = M^-1 (aba_derivatives)
+  Matrix dtau_dq;    ///< d tau / d q (rnea_derivatives)
+  Matrix dtau_dqd;   ///< d tau / d qd (rnea_derivatives)
+  Matrix dqdd_dq;    ///< d qdd / d q (aba_derivatives)
+  Matrix dqdd_dqd;   ///< d qdd / d qd (aba_derivatives)
+  Matrix dqdd_dtau;  ///< d qdd / d tau = M^-1 (aba_derivatives)
 
   // Base coordinates, about the base origin (rnea_derivatives).
   PerLink<Force<Scalar>> of;          ///< F_k = sum_{i>=k} f_i
@@ -86,18 +96,38 @@ struct DerivativesData {
   // aba_derivatives' solves with M^-1 (aba_derivatives.hpp): the right-hand sides one per row,
   // their count padded to a whole number of SIMD packets (Eigen's packet size for Scalar: 8
   // doubles with AVX-512, 4 with AVX, 1 for non-SIMD scalars), and pA_i and a_i likewise.
-  static constexpr int solve_rows = detail::padded_to_packets<Scalar>(Model::nq);
-  static constexpr bool solve_padded = solve_rows != Model::nq;
+  static constexpr int solve_rows = Model::nq == Eigen::Dynamic
+                                        ? int(Eigen::Dynamic)
+                                        : detail::padded_to_packets<Scalar>(Model::nq);
+  static constexpr bool solve_padded = solve_rows != Model::nq;  // never for a ChainX
   using SolveScratch = Eigen::Matrix<Scalar, solve_rows, 6>;
   using SolveRows = Eigen::Matrix<Scalar, solve_rows, Model::nq>;
   std::array<SolveScratch, 3> solve_p;
   std::array<SolveScratch, 3> solve_a;
   /// the right-hand sides when padded (else the solves run in the result matrices)
   std::conditional_t<solve_padded, std::array<SolveRows, 3>, detail::Unpadded> solve_y;
+
+ private:
+  explicit DerivativesData(const Data<Model>&) { resize(); }
+  void resize() {
+    const std::size_t n = data.size();
+    const auto k = Eigen::Index(n);
+    for (auto* p : {&dtau_dq, &dtau_dqd, &dqdd_dq, &dqdd_dqd, &dqdd_dtau}) *p = Matrix::Zero(k, k);
+    detail::resize_per_link(of, n);
+    detail::resize_per_link(psi, n);
+    detail::resize_per_link(upsilon, n);
+    if constexpr (Model::nq == Eigen::Dynamic) {
+      for (auto* p : {&solve_p, &solve_a}) {
+        for (SolveScratch& m : *p) m = SolveScratch::Zero(k, 6);
+      }
+    }
+  }
 };
 
 template <typename Model>
-struct DerivativesData<const Model> : DerivativesData<Model> {};
+struct DerivativesData<const Model> : DerivativesData<Model> {
+  using DerivativesData<Model>::DerivativesData;
+};
 
 /// The workspace parameter of the derivative algorithms, Model deduced from the model only.
 template <typename Model>
@@ -123,7 +153,8 @@ void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
   using Scalar = typename Model::Scalar;
-  constexpr std::size_t n = std::size_t(Model::nq);
+  const std::size_t n = detail::joint_count(model);
+  detail::assert_joint_vectors(model, qd, qdd);
   Data<Model>& data = dd.data;
   // Forward pass: kinematics in base coordinates, psi_j and u_j, f_i (into of[i]).
   detail::world_kinematics(model, data, q);  // oMi, S_i = oS[i]
@@ -187,10 +218,10 @@ template <typename Model, typename Q, typename Qd, typename Qdd>
 RneaDerivatives<Model> rnea_derivatives(const Model& model, const Eigen::MatrixBase<Q>& q,
                                         const Eigen::MatrixBase<Qd>& qd,
                                         const Eigen::MatrixBase<Qdd>& qdd) {
-  auto& dd = detail::thread_workspace_of<DerivativesData<Model>>();
-  rnea_derivatives(model, dd, detail::checked_joint_vector<Model>(q, "rnea_derivatives", "q"),
-                   detail::checked_joint_vector<Model>(qd, "rnea_derivatives", "qd"),
-                   detail::checked_joint_vector<Model>(qdd, "rnea_derivatives", "qdd"));
+  auto& dd = detail::thread_workspace_of<DerivativesData<Model>>(model);
+  rnea_derivatives(model, dd, detail::checked_joint_vector(model, q, "rnea_derivatives", "q"),
+                   detail::checked_joint_vector(model, qd, "rnea_derivatives", "qd"),
+                   detail::checked_joint_vector(model, qdd, "rnea_derivatives", "qdd"));
   return RneaDerivatives<Model>{dd.dtau_dq, dd.dtau_dqd};
 }
 

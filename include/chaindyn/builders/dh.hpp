@@ -109,7 +109,7 @@ struct DHRow {
 /// frame): tool pose = oMi[N-1] * flange.
 template <typename Scalar, int N>
 struct DHLinks {
-  std::array<Link<Scalar>, std::size_t(N)> links;
+  PerLinkArray<Link<Scalar>, N> links;
   Transform<Scalar> flange = Transform<Scalar>::Identity();
 };
 
@@ -258,13 +258,13 @@ Link<Scalar> bare_link(const DHRow<Scalar>& row, const Transform<Scalar>& placem
 /// Links of a standard-DH table (see the file comment): link frame i is DH frame i-1 turned by
 /// the joint, each row's inertia is moved from DH frame i into it, and flange = Tx(a_n)
 /// Rx(alpha_n) * tool. Throws ModelError on non-finite numbers, naming the row.
-template <typename Scalar, std::size_t N>
-DHLinks<Scalar, int(N)> standard_links(const std::array<DHRow<Scalar>, N>& rows,
-                                       const Transform<Scalar>& tool =
-                                           Transform<Scalar>::Identity()) {
-  DHLinks<Scalar, int(N)> out;
+namespace detail {
+/// standard_links on rows[0 .. n-1], into out.links (sized n).
+template <typename Scalar, typename Out>
+void standard_links_into(const DHRow<Scalar>* rows, std::size_t n, const Transform<Scalar>& tool,
+                         Out& out) {
   Transform<Scalar> previous_e = Transform<Scalar>::Identity();  // E_{i-1}, E_0 = 1
-  for (std::size_t i = 0; i < N; ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     const DHRow<Scalar>& row = rows[i];
     detail::check_row(i, row);
     Link<Scalar> l = detail::bare_link(row, previous_e * z_screw(row.theta, row.d));
@@ -275,6 +275,26 @@ DHLinks<Scalar, int(N)> standard_links(const std::array<DHRow<Scalar>, N>& rows,
     previous_e = e;
   }
   out.flange = previous_e * tool;
+}
+/// modified_links on rows[0 .. n-1], into out.links (sized n).
+template <typename Scalar, typename Out>
+void modified_links_into(const DHRow<Scalar>* rows, std::size_t n, const Transform<Scalar>& tool,
+                         Out& out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const DHRow<Scalar>& row = rows[i];
+    detail::check_row(i, row);
+    out.links[i] = detail::bare_link(row, modified_transform(row.a, row.alpha, row.d, row.theta));
+  }
+  out.flange = tool;
+}
+}  // namespace detail
+
+template <typename Scalar, std::size_t N>
+DHLinks<Scalar, int(N)> standard_links(const std::array<DHRow<Scalar>, N>& rows,
+                                       const Transform<Scalar>& tool =
+                                           Transform<Scalar>::Identity()) {
+  DHLinks<Scalar, int(N)> out;
+  detail::standard_links_into(rows.data(), N, tool, out);
   return out;
 }
 
@@ -286,12 +306,7 @@ DHLinks<Scalar, int(N)> modified_links(const std::array<DHRow<Scalar>, N>& rows,
                                        const Transform<Scalar>& tool =
                                            Transform<Scalar>::Identity()) {
   DHLinks<Scalar, int(N)> out;
-  for (std::size_t i = 0; i < N; ++i) {
-    const DHRow<Scalar>& row = rows[i];
-    detail::check_row(i, row);
-    out.links[i] = detail::bare_link(row, modified_transform(row.a, row.alpha, row.d, row.theta));
-  }
-  out.flange = tool;
+  detail::modified_links_into(rows.data(), N, tool, out);
   return out;
 }
 
@@ -327,6 +342,43 @@ DHChain<Model> modified(
   detail::check_joint_types<Model>(rows);
   const auto built = modified_links(rows, tool);
   return DHChain<Model>{Model(built.links, gravity), built.flange};
+}
+
+namespace detail {
+template <typename Scalar, typename Fill>
+DHChain<ChainX<Scalar>> any_chain(const std::vector<DHRow<Scalar>>& rows,
+                                  const Vector3<Scalar>& gravity, Fill fill) {
+  if (rows.empty()) throw_model_error("a DH table needs at least one row");
+  DHLinks<Scalar, Eigen::Dynamic> built;
+  built.links.resize(rows.size());
+  fill(built);
+  std::vector<JointKind> kinds;
+  for (const DHRow<Scalar>& r : rows) kinds.push_back(r.kind);
+  return DHChain<ChainX<Scalar>>{ChainX<Scalar>(built.links, kinds, gravity), built.flange};
+}
+}  // namespace detail
+
+/// The runtime-sized chain (ChainX) of a standard-DH table of any length: each row's kind
+/// (revolute or prismatic) and the z axis. Errors as for standard().
+template <typename Scalar>
+DHChain<ChainX<Scalar>> standard_any(
+    const std::vector<DHRow<Scalar>>& rows,
+    const Transform<Scalar>& tool = Transform<Scalar>::Identity(),
+    const Vector3<Scalar>& gravity = default_gravity<Scalar>()) {
+  return detail::any_chain(rows, gravity, [&](auto& built) {
+    detail::standard_links_into(rows.data(), rows.size(), tool, built);
+  });
+}
+
+/// The runtime-sized chain (ChainX) of a modified-DH (Craig) table of any length.
+template <typename Scalar>
+DHChain<ChainX<Scalar>> modified_any(
+    const std::vector<DHRow<Scalar>>& rows,
+    const Transform<Scalar>& tool = Transform<Scalar>::Identity(),
+    const Vector3<Scalar>& gravity = default_gravity<Scalar>()) {
+  return detail::any_chain(rows, gravity, [&](auto& built) {
+    detail::modified_links_into(rows.data(), rows.size(), tool, built);
+  });
 }
 
 namespace detail {

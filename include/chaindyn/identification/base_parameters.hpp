@@ -91,20 +91,21 @@ BaseParameters base_parameters(const Model& model, bool joint_dynamics = true,
     detail::throw_error<ArgumentError>("base_parameters: samples must be > 0 and tolerance in "
                                        "(0, 1) (got ", samples, " and ", tolerance, ")");
   }
-  constexpr Eigen::Index n = Model::nq;
+  const auto n = Eigen::Index(detail::joint_count(model));
   const Eigen::Index p = (joint_dynamics ? 13 : kInertialParametersPerLink) * n;
   using Vector = typename Model::Vector;
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   const auto draw = [&](double range) {
-    Vector v;
+    Vector v(n);
     for (Eigen::Index k = 0; k < n; ++k) v[k] = range * unit(gen);
     return v;
   };
   Eigen::MatrixXd w(Eigen::Index(samples) * n, p);
-  Data<Model>& data = detail::thread_workspace<Model>();
-  RegressorMatrix<Model> y;
-  RegressorWithJointDynamicsMatrix<Model> yj;
+  Data<Model>& data = detail::thread_workspace(model);
+  RegressorMatrix<Model> y(n, kInertialParametersPerLink * n);
+  RegressorWithJointDynamicsMatrix<Model> yj(
+      n, (kInertialParametersPerLink + kJointDynamicsParametersPerJoint) * n);
   for (std::size_t s = 0; s < samples; ++s) {
     const Vector q = draw(3.14159265358979), qd = draw(2.0), qdd = draw(5.0);
     const Eigen::Index row = Eigen::Index(s) * n;

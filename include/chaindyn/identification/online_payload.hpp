@@ -71,9 +71,18 @@ struct OnlinePayloadOptions {
   using Vector = typename Model::Vector;
   using Parameters = Eigen::Matrix<Scalar, kInertialParametersPerLink, 1>;
 
+  static Vector default_torque_std() {
+    if constexpr (Model::nq == Eigen::Dynamic) {
+      return Vector();
+    } else {
+      return Vector::Constant(Scalar(0.1));
+    }
+  }
+
   /// Standard deviation of each joint's torque noise (N m or N): measurement noise plus what
   /// the known model gets wrong. Default 0.1 for every joint.
-  Vector torque_std = Vector::Constant(Scalar(0.1));
+  /// (For a ChainX, empty by default: 0.1 for every joint of the model given to the estimator.)
+  Vector torque_std = default_torque_std();
   /// Standard deviation of the prior (the payload before the first tick): how far the truth
   /// may be from it. Default 10 kg, 1 kg m, 0.1 kg m^2.
   Parameters prior_std = (Parameters() << 10, 1, 1, 1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1).finished();
@@ -135,20 +144,34 @@ class OnlinePayloadEstimator {
   static_assert(std::is_floating_point_v<Scalar>,
                 "OnlinePayloadEstimator needs a floating-point scalar");
 
+  /// The default link: the last one (the flange).
+  static constexpr std::size_t last_link = std::size_t(-1);
+
   /// `known`: the robot as modelled without the payload; `link`: the payload's link (default
   /// the last). Throws IndexError for a bad link, ArgumentError for options that are not
   /// finite and positive (torque_std, prior_std > 0; process_std, thresholds >= 0).
-  explicit OnlinePayloadEstimator(const Model& known,
-                                  std::size_t link = std::size_t(Model::nq - 1),
+  explicit OnlinePayloadEstimator(const Model& known, std::size_t link = last_link,
                                   const Options& options = Options())
-      : model_(known), link_(link), options_(options), data_(std::make_unique<Data<Model>>()) {
-    detail::check_index(link, std::size_t(Model::nq));
+      : model_(known),
+        link_(link == last_link ? detail::joint_count(known) - 1 : link),
+        options_(options),
+        data_(std::make_unique<Data<Model>>(known)),
+        y_(Eigen::Index(detail::joint_count(known)), Eigen::Index(kInertialParametersPerLink)),
+        b_(Vector::Zero(Eigen::Index(detail::joint_count(known)))) {
+    detail::check_index(link_, detail::joint_count(known));
+    const auto n = Eigen::Index(detail::joint_count(known));
+    if (options_.torque_std.size() == 0) options_.torque_std = Vector::Constant(n, Scalar(0.1));
+    if (options_.torque_std.size() != n) {
+      detail::throw_error<ArgumentError>("OnlinePayloadEstimator: torque_std has ",
+                                         options_.torque_std.size(), " entries; the model has ",
+                                         n, " joints");
+    }
     const auto positive = [](const auto& v) { return v.allFinite() && (v.array() > 0).all(); };
     const auto non_negative = [](const auto& v) {
       return v.allFinite() && (v.array() >= 0).all();
     };
     const char* f = "OnlinePayloadEstimator";
-    if (!positive(options.torque_std)) {
+    if (!positive(options_.torque_std)) {
       detail::throw_error<ArgumentError>(f, ": torque_std must be finite and > 0 for every "
                                             "joint");
     }
@@ -190,8 +213,9 @@ class OnlinePayloadEstimator {
     // One RNEA: link_regressor's pass leaves the known rigid-body torques in data.tau; adding
     // the joints' friction and armature as rnea does gives rnea(known) exactly.
     link_regressor(model_, data, q, qd, qdd, link_, y_);
-    Vector b;  // what the known model does not explain
-    for (Eigen::Index k = 0; k < Model::nq; ++k) {
+    Vector& b = b_;  // what the known model does not explain
+    detail::assert_joint_vectors(model_, q, qd, qdd, tau);
+    for (Eigen::Index k = 0; k < b.size(); ++k) {
       b[k] = tau[k] - (data.tau[k] + (joint_friction(model_, std::size_t(k), qd[k]) +
                                       model_.armature()[k] * qdd[k]));
     }
@@ -283,6 +307,7 @@ class OnlinePayloadEstimator {
   Options options_;
   std::unique_ptr<Data<Model>> data_;
   Eigen::Matrix<Scalar, Model::nq, kInertialParametersPerLink> y_;
+  Vector b_;  ///< update's residual torques (a member: no allocation per tick)
   Parameters phi_, pyt_;
   Covariance p_;
   Scalar cusum_ = Scalar(0);

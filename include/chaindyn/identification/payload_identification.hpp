@@ -138,11 +138,19 @@ class PayloadIdentification {
   /// `known`: the robot as modelled without the payload to identify; `link`: the 0-based
   /// index of the link that carries the payload (default: the last, the flange). Throws
   /// IndexError when `link` is out of range.
-  explicit PayloadIdentification(const Model& known, std::size_t link = std::size_t(Model::nq - 1))
-      : model_(known), link_(link) {
-    detail::check_index(link, std::size_t(Model::nq));
+  explicit PayloadIdentification(const Model& known, std::size_t link = last_link)
+      : model_(known),
+        link_(link == last_link ? detail::joint_count(known) - 1 : link),
+        data_(known),
+        b_(Vector::Zero(Eigen::Index(detail::joint_count(known)))),
+        yk_(RegressorBlock::Zero(Eigen::Index(detail::joint_count(known)),
+                                 kInertialParametersPerLink)) {
+    detail::check_index(link_, detail::joint_count(known));
     reset();
   }
+
+  /// The default link: the last one (the flange).
+  static constexpr std::size_t last_link = std::size_t(-1);
 
   /// Adds one sample: joint positions, velocities, accelerations and the measured torques with
   /// the payload attached (any Eigen vectors of the model's size). Throws ArgumentError (a
@@ -151,17 +159,18 @@ class PayloadIdentification {
   void add_sample(const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
                   const Eigen::MatrixBase<Qdd>& qdd_in, const Eigen::MatrixBase<Tau>& tau_in) {
     const char* const f = "PayloadIdentification::add_sample";
-    const auto& q = detail::checked_joint_vector<Model>(q_in, f, "q");
-    const auto& qd = detail::checked_joint_vector<Model>(qd_in, f, "qd");
-    const auto& qdd = detail::checked_joint_vector<Model>(qdd_in, f, "qdd");
-    const auto& tau = detail::checked_joint_vector<Model>(tau_in, f, "tau");
+    const auto& q = detail::checked_joint_vector(model_, q_in, f, "q");
+    const auto& qd = detail::checked_joint_vector(model_, qd_in, f, "qd");
+    const auto& qdd = detail::checked_joint_vector(model_, qdd_in, f, "qdd");
+    const auto& tau = detail::checked_joint_vector(model_, tau_in, f, "tau");
     if (!(q.allFinite() && qd.allFinite() && qdd.allFinite() && tau.allFinite())) {
       detail::throw_error<ArgumentError>("PayloadIdentification::add_sample: sample ", samples_,
                                          " has a number that is not finite");
     }
     rnea(model_, data_, q, qd, qdd);
-    const Vector b = tau - data_.tau;
-    RegressorBlock yk;
+    Vector& b = b_;
+    b = tau - data_.tau;
+    RegressorBlock& yk = yk_;
     link_regressor(model_, data_, q, qd, qdd, link_, yk);
     for (Eigen::Index i = 0; i <= Eigen::Index(link_); ++i) {  // rows after link_ are zero
       Eigen::Matrix<Scalar, 1, kAug> w;
@@ -475,6 +484,8 @@ class PayloadIdentification {
   Model model_;
   std::size_t link_;
   Data<Model> data_;
+  Vector b_;          ///< add_sample's residual torques (a member: no allocation per sample)
+  RegressorBlock yk_;  ///< add_sample's link regressor
   Eigen::Matrix<Scalar, kAug, kAug> r_;  ///< triangular factor of [A b]
   std::size_t samples_ = 0;
 };

@@ -12,14 +12,22 @@ namespace chaindyn {
 /// Number of inertial parameters per link.
 inline constexpr int kInertialParametersPerLink = 10;
 
+namespace detail {
+/// k * Model::nq, or Eigen::Dynamic for a runtime-sized model.
+template <typename Model>
+inline constexpr int times_nq(int k) {
+  return Model::nq == Eigen::Dynamic ? Eigen::Dynamic : k * Model::nq;
+}
+}  // namespace detail
+
 /// The N x 10N regressor matrix of a model.
 template <typename Model>
 using RegressorMatrix = Eigen::Matrix<typename Model::Scalar, Model::nq,
-                                      kInertialParametersPerLink * Model::nq>;
+                                      detail::times_nq<Model>(kInertialParametersPerLink)>;
 /// The 10N vector of inertial parameters of a model.
 template <typename Model>
 using InertialParameters = Eigen::Matrix<typename Model::Scalar,
-                                         kInertialParametersPerLink * Model::nq, 1>;
+                                         detail::times_nq<Model>(kInertialParametersPerLink), 1>;
 
 /// Number of joint-dynamics parameters per joint (damping, Coulomb friction, armature).
 inline constexpr int kJointDynamicsParametersPerJoint = 3;
@@ -27,12 +35,15 @@ inline constexpr int kJointDynamicsParametersPerJoint = 3;
 template <typename Model>
 using RegressorWithJointDynamicsMatrix =
     Eigen::Matrix<typename Model::Scalar, Model::nq,
-                  (kInertialParametersPerLink + kJointDynamicsParametersPerJoint) * Model::nq>;
+                  detail::times_nq<Model>(kInertialParametersPerLink +
+                                          kJointDynamicsParametersPerJoint)>;
 /// The 13N vector [inertial parameters; damping; Coulomb friction; armature].
 template <typename Model>
 using ParametersWithJointDynamics =
     Eigen::Matrix<typename Model::Scalar,
-                  (kInertialParametersPerLink + kJointDynamicsParametersPerJoint) * Model::nq, 1>;
+                  detail::times_nq<Model>(kInertialParametersPerLink +
+                                          kJointDynamicsParametersPerJoint),
+                  1>;
 
 namespace detail {
 
@@ -67,8 +78,9 @@ Inertia<Scalar> unit_inertia(int p) noexcept {
 /// negatives.
 template <typename Model>
 InertialParameters<Model> inertial_parameters(const Model& model) {
-  InertialParameters<Model> pi;
-  for (int i = 0; i < Model::nq; ++i) {
+  const auto n = Eigen::Index(detail::joint_count(model));
+  InertialParameters<Model> pi(kInertialParametersPerLink * n);
+  for (Eigen::Index i = 0; i < n; ++i) {
     const auto& in = model.inertia(std::size_t(i));
     auto p = pi.template segment<kInertialParametersPerLink>(kInertialParametersPerLink * i);
     p << in.mass, in.first_moment, in.rotational(0, 0), in.rotational(0, 1),
@@ -123,8 +135,9 @@ void regressor(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase
   detail::rnea_pass<true, true, false>(model, data, detail::as_joint_vector<Model>(q.derived()),
                                        detail::as_joint_vector<Model>(qd.derived()),
                                        detail::as_joint_vector<Model>(qdd.derived()), nullptr);
+  detail::assert_size(std::size_t(Y.rows()) == detail::joint_count(model));
   Y.setZero();
-  for (std::size_t k = 0; k < std::size_t(Model::nq); ++k) {
+  for (std::size_t k = 0; k < detail::joint_count(model); ++k) {
     detail::link_regressor_columns(model, data, k,
                                    Eigen::Index(kInertialParametersPerLink * k), Y);
   }
@@ -152,7 +165,9 @@ void link_regressor(const Model& model, DataFor<Model>& data, const Eigen::Matri
 /// the joints' viscous damping (N), Coulomb friction (N) and armature (N), in joint order.
 template <typename Model>
 ParametersWithJointDynamics<Model> parameters_with_joint_dynamics(const Model& model) {
-  ParametersWithJointDynamics<Model> out;
+  ParametersWithJointDynamics<Model> out(
+      (kInertialParametersPerLink + kJointDynamicsParametersPerJoint) *
+      Eigen::Index(detail::joint_count(model)));
   out << inertial_parameters(model), model.damping(), model.friction(), model.armature();
   return out;
 }
@@ -174,7 +189,9 @@ void regressor_with_joint_dynamics(const Model& model, DataFor<Model>& data,
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
-  constexpr Eigen::Index n = Model::nq, ni = kInertialParametersPerLink * n;
+  const auto n = Eigen::Index(detail::joint_count(model));
+  const Eigen::Index ni = kInertialParametersPerLink * n;
+  detail::assert_size(Y.rows() == n);
   detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
   Y.setZero();
   for (std::size_t k = 0; k < std::size_t(n); ++k) {
@@ -194,12 +211,14 @@ template <typename Model, typename Q, typename Qd, typename Qdd>
 RegressorWithJointDynamicsMatrix<Model> regressor_with_joint_dynamics(
     const Model& model, const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Qd>& qd,
     const Eigen::MatrixBase<Qdd>& qdd) {
-  RegressorWithJointDynamicsMatrix<Model> Y;
+  const auto n = Eigen::Index(detail::joint_count(model));
+  RegressorWithJointDynamicsMatrix<Model> Y(
+      n, (kInertialParametersPerLink + kJointDynamicsParametersPerJoint) * n);
   regressor_with_joint_dynamics(
-      model, detail::thread_workspace<Model>(),
-      detail::checked_joint_vector<Model>(q, "regressor_with_joint_dynamics", "q"),
-      detail::checked_joint_vector<Model>(qd, "regressor_with_joint_dynamics", "qd"),
-      detail::checked_joint_vector<Model>(qdd, "regressor_with_joint_dynamics", "qdd"), Y);
+      model, detail::thread_workspace(model),
+      detail::checked_joint_vector(model, q, "regressor_with_joint_dynamics", "q"),
+      detail::checked_joint_vector(model, qd, "regressor_with_joint_dynamics", "qd"),
+      detail::checked_joint_vector(model, qdd, "regressor_with_joint_dynamics", "qdd"), Y);
   return Y;
 }
 
@@ -208,11 +227,12 @@ template <typename Model, typename Q, typename Qd, typename Qdd>
 RegressorMatrix<Model> regressor(const Model& model, const Eigen::MatrixBase<Q>& q,
                                  const Eigen::MatrixBase<Qd>& qd,
                                  const Eigen::MatrixBase<Qdd>& qdd) {
-  RegressorMatrix<Model> Y;
-  regressor(model, detail::thread_workspace<Model>(),
-            detail::checked_joint_vector<Model>(q, "regressor", "q"),
-            detail::checked_joint_vector<Model>(qd, "regressor", "qd"),
-            detail::checked_joint_vector<Model>(qdd, "regressor", "qdd"), Y);
+  const auto n = Eigen::Index(detail::joint_count(model));
+  RegressorMatrix<Model> Y(n, kInertialParametersPerLink * n);
+  regressor(model, detail::thread_workspace(model),
+            detail::checked_joint_vector(model, q, "regressor", "q"),
+            detail::checked_joint_vector(model, qd, "regressor", "qd"),
+            detail::checked_joint_vector(model, qdd, "regressor", "qdd"), Y);
   return Y;
 }
 

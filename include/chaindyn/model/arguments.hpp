@@ -18,6 +18,7 @@
 #pragma once
 
 #include "chaindyn/error.hpp"
+#include "chaindyn/model/per_link.hpp"
 
 #include <Eigen/Core>
 
@@ -42,9 +43,15 @@ constexpr bool is_fixed_joint_vector =
     Derived::SizeAtCompileTime == n &&
     (Derived::RowsAtCompileTime == 1 || Derived::ColsAtCompileTime == 1);
 
-/// Whether every one of the expression types is a joint vector of Model at compile time.
+/// Whether every one of the expression types is a joint vector of Model at compile time. For a
+/// runtime-sized model (ChainX, Model::nq == Eigen::Dynamic): whether each is the model's own
+/// vector type (read in place, never copied: a copy would allocate); its size is checked by an
+/// assertion (check_joint_vector_size).
 template <typename Model, typename... Derived>
-constexpr bool fixed_joint_vectors = (is_fixed_joint_vector<Derived, Model::nq> && ...);
+constexpr bool fixed_joint_vectors =
+    Model::nq == Eigen::Dynamic
+        ? (std::is_same_v<Derived, typename Model::Vector> && ...)
+        : (is_fixed_joint_vector<Derived, Model::nq> && ...);
 
 /// The argument as a Model::Vector: the object itself when it is one (no copy), otherwise the
 /// expression evaluated into a Model::Vector (its size is checked before, at compile or run
@@ -54,36 +61,59 @@ inline const typename Model::Vector& as_joint_vector(const typename Model::Vecto
   return v;
 }
 
+/// The in-place forms' size check for a runtime-sized model: an assertion (eigen_assert: debug
+/// builds; the in-place forms are noexcept, so a failed check ends the program). Not noexcept
+/// itself, so that a test may make eigen_assert throw.
+inline void assert_size(bool size_ok) {
+  eigen_assert(size_ok && "chaindyn: a vector or matrix has not the model's joint count");
+  (void)size_ok;
+}
+
+/// The in-place forms' check of a runtime-sized model's joint vectors (assert_size). A
+/// compile-time chain's sizes are checked by the type: nothing to do.
+template <typename Model, typename... Vectors>
+inline void assert_joint_vectors(const Model& model, const Vectors&... v) noexcept {
+  if constexpr (Model::nq == Eigen::Dynamic) {
+    assert_size(((v.size() == Eigen::Index(model.joint_count())) && ...));
+  } else {
+    (void)model;
+    ((void)v, ...);
+  }
+}
+
 template <typename Model, typename Derived>
 inline typename Model::Vector as_joint_vector(const Eigen::MatrixBase<Derived>& v) noexcept {
   return typename Model::Vector(v);
 }
 
 /// The run-time check of the returning forms: throws ArgumentError unless `v` is a vector with
-/// Model::nq entries. A vector whose size is fixed at compile time is checked at compile time.
+/// as many entries as the model has joints. A vector whose size is fixed at compile time is
+/// checked at compile time against a compile-time chain. Any entry that is not finite is
+/// accepted (the algorithms propagate it).
 template <typename Model, typename Derived>
-void check_joint_vector(const Eigen::MatrixBase<Derived>& v, const char* function,
-                        const char* name) {
+void check_joint_vector(const Model& model, const Eigen::MatrixBase<Derived>& v,
+                        const char* function, const char* name) {
   constexpr int size = Derived::SizeAtCompileTime;
-  static_assert(size == Eigen::Dynamic || size == Model::nq,
+  static_assert(size == Eigen::Dynamic || Model::nq == Eigen::Dynamic || size == Model::nq,
                 "chaindyn: a fixed-size vector argument whose size is not the model's joint "
                 "count (Model::nq)");
-  if (v.size() != Model::nq || (v.rows() != 1 && v.cols() != 1)) {
+  const auto n = Eigen::Index(joint_count(model));
+  if (v.size() != n || (v.rows() != 1 && v.cols() != 1)) {
     if (v.rows() != 1 && v.cols() != 1) {
       throw_error<ArgumentError>(function, ": ", name, " is a ", v.rows(), " x ", v.cols(),
-                                 " matrix; a vector of ", Model::nq, " entries is expected");
+                                 " matrix; a vector of ", n, " entries is expected");
     }
     throw_error<ArgumentError>(function, ": ", name, " has ", v.size(), " entries; the model has ",
-                               Model::nq, " joints");
+                               n, " joints");
   }
 }
 
 /// check_joint_vector, then as_joint_vector: the argument of a returning form, ready for the
 /// in-place form.
 template <typename Model, typename Derived>
-decltype(auto) checked_joint_vector(const Eigen::MatrixBase<Derived>& v, const char* function,
-                                    const char* name) {
-  check_joint_vector<Model>(v, function, name);
+decltype(auto) checked_joint_vector(const Model& model, const Eigen::MatrixBase<Derived>& v,
+                                    const char* function, const char* name) {
+  check_joint_vector(model, v, function, name);
   return as_joint_vector<Model>(v.derived());
 }
 
@@ -94,8 +124,8 @@ decltype(auto) checked_joint_vector(const Eigen::MatrixBase<Derived>& v, const c
 /// is a vector of Model::nq entries. The way to hand a dynamic-size vector (Eigen::VectorXd)
 /// to the in-place algorithms.
 template <typename Model, typename Derived>
-typename Model::Vector joint_vector(const Model&, const Eigen::MatrixBase<Derived>& v) {
-  detail::check_joint_vector<Model>(v, "joint_vector", "v");
+typename Model::Vector joint_vector(const Model& model, const Eigen::MatrixBase<Derived>& v) {
+  detail::check_joint_vector(model, v, "joint_vector", "v");
   return typename Model::Vector(v);
 }
 

@@ -1,13 +1,16 @@
 /// @file
-/// Compile-time sized serial chains: Chain<Scalar, Joints...> and ChainN<Scalar, N, Joint>.
+/// Serial chains: compile-time sized Chain<Scalar, Joints...> and ChainN<Scalar, N, Joint>,
+/// and the runtime-sized ChainX<Scalar> (joint count and kinds from data).
 /// (Payloads: model/payload.hpp; links in another scalar type: model/scalar_cast.hpp.)
 #pragma once
 
+#include "chaindyn/joints/any_joint.hpp"
 #include "chaindyn/joints/prismatic.hpp"
 #include "chaindyn/joints/revolute.hpp"
 #include "chaindyn/model/frame.hpp"
 #include "chaindyn/model/link.hpp"
 #include "chaindyn/model/payload.hpp"
+#include "chaindyn/model/per_link.hpp"
 #include "chaindyn/model/scalar_cast.hpp"
 
 #include <array>
@@ -28,13 +31,16 @@ Vector3<Scalar> default_gravity() {
   return Vector3<Scalar>(Scalar(0), Scalar(0), Scalar(-9.81));
 }
 
+template <typename Scalar>
+class ChainX;
+
 namespace detail {
 
 /// What every chain holds apart from its joints: the links as given, the data the algorithms
 /// read (placements, spatial inertias, joint dynamics) laid out per quantity, and gravity.
 template <typename Scalar_, int N>
 class ChainBase {
-  static_assert(N >= 1, "a chain has at least one joint");
+  static_assert(N >= 1 || N == Eigen::Dynamic, "a chain has at least one joint");
 
  public:
   using Scalar = Scalar_;
@@ -44,7 +50,16 @@ class ChainBase {
   /// A handle on a frame fixed on a link of this chain (model/frame.hpp).
   using FrameType = Frame<Scalar, N>;
 
-  const std::array<Link<Scalar>, N>& links() const noexcept { return links_; }
+  /// The number of joints (N, or the run-time count of a ChainX).
+  std::size_t joint_count() const noexcept {
+    if constexpr (N == Eigen::Dynamic) {
+      return links_.size();
+    } else {
+      return std::size_t(N);
+    }
+  }
+
+  const PerLinkArray<Link<Scalar>, N>& links() const noexcept { return links_; }
   const Link<Scalar>& link(std::size_t i) const noexcept { return links_[i]; }
   /// The pose of joint i's frame in the parent link frame.
   const Transform<Scalar>& placement(std::size_t i) const noexcept { return placement_[i]; }
@@ -218,10 +233,19 @@ class ChainBase {
   }
 
  protected:
-  ChainBase(const std::array<Link<Scalar>, N>& links, const Vector3<Scalar>& g,
+  ChainBase(const PerLinkArray<Link<Scalar>, N>& links, const Vector3<Scalar>& g,
             const ModelChecks& checks)
       : links_(links), checks_(checks) {
-    for (std::size_t i = 0; i < std::size_t(N); ++i) {
+    const std::size_t n = links_.size();
+    if (n == 0) throw_model_error("a chain has at least one joint; no links given");
+    resize_per_link(placement_, n);
+    resize_per_link(inertia_, n);
+    resize_per_link(link_inertia_, n);
+    resize_per_link(payload_, n);
+    resize_per_link(link_frame_, n);
+    resize_per_link(link_frame_turned_, n);
+    damping_ = friction_ = armature_ = Vector::Zero(Eigen::Index(n));
+    for (std::size_t i = 0; i < n; ++i) {
       const Link<Scalar>& l = links_[i];
       validate_link(l, where(i), checks.physical_inertia);
       placement_[i] = l.placement;
@@ -237,16 +261,17 @@ class ChainBase {
 
   /// The links in scalar To (for cast()).
   template <typename To>
-  std::array<Link<To>, N> links_as() const {
-    std::array<Link<To>, N> out;
-    for (std::size_t i = 0; i < std::size_t(N); ++i) out[i] = cast_link<To>(links_[i]);
+  PerLinkArray<Link<To>, N> links_as() const {
+    PerLinkArray<Link<To>, N> out;
+    resize_per_link(out, joint_count());
+    for (std::size_t i = 0; i < joint_count(); ++i) out[i] = cast_link<To>(links_[i]);
     return out;
   }
   /// Copies this chain's payloads, in scalar To, onto `other` (for cast()).
   template <typename Other>
   void copy_payloads_to(Other& other) const {
     using To = typename Other::Scalar;
-    for (std::size_t i = 0; i < std::size_t(N); ++i) {
+    for (std::size_t i = 0; i < joint_count(); ++i) {
       if (payload_[i]) other.set_payload(i, cast_payload<To>(*payload_[i]));
     }
   }
@@ -258,50 +283,59 @@ class ChainBase {
   /// check: a payload only adds inertia, so M(q) only grows (in the positive semi-definite order)
   /// from the model checked here, and with it every pivot (a Schur complement of M).
   /// With ModelChecks::regular off, a singular model is kept and has_dynamics() is false.
-  void check_regular(const std::array<JointSlot, std::size_t(N)>& slots) {
-    std::array<detail::PivotJoint, std::size_t(N)> js;
-    for (std::size_t i = 0; i < std::size_t(N); ++i) {
+  void check_regular(const PerLinkArray<JointSlot, N>& slots) {
+    PerLinkArray<detail::PivotJoint, N> js;
+    resize_per_link(js, joint_count());
+    for (std::size_t i = 0; i < joint_count(); ++i) {
       js[i] = detail::pivot_joint(slots[i], links_[i], inertia_[i], armature_[Eigen::Index(i)]);
     }
-    const int j = detail::find_singular_joint(js.data(), N);
+    const int j = detail::find_singular_joint(js.data(), int(joint_count()));
     if (j >= 0) {
       const std::size_t i = std::size_t(j);
       if (!checks_.regular) {
         has_dynamics_ = false;
         return;
       }
-      detail::throw_singular_joint(js[i], i, std::size_t(N), where(i));
+      detail::throw_singular_joint(js[i], i, joint_count(), where(i));
     }
   }
 
   /// Copies this chain's link frames and named frames, in scalar To, onto `other` (for cast();
   /// before copy_payloads_to, which reads the link frames).
+  /// (Also from a compile-time chain to a ChainX: `other` may have another N.)
   template <typename Other>
   void copy_frames_to(Other& other) const {
     using To = typename Other::Scalar;
-    for (std::size_t i = 0; i < std::size_t(N); ++i) {
+    constexpr int M = Other::nq;
+    for (std::size_t i = 0; i < joint_count(); ++i) {
       if (link_frame_turned_[i]) other.set_link_frame(i, cast_transform<To>(link_frame_[i]));
     }
     for (const NamedFrame<Scalar, N>& f : frames_) {
-      other.frames_.push_back(NamedFrame<To, N>{
-          f.name, Frame<To, N>(f.frame.link(), cast_transform<To>(f.frame.placement()))});
+      other.frames_.push_back(NamedFrame<To, M>{
+          f.name, Frame<To, M>(f.frame.link(), cast_transform<To>(f.frame.placement()))});
     }
   }
 
-  static std::array<Link<Scalar>, N> to_array(const std::vector<Link<Scalar>>& links) {
-    if (links.size() != std::size_t(N)) {
-      throw_model_error(links.size(), " links given to a chain of ", N, " joints");
+  static PerLinkArray<Link<Scalar>, N> to_array(const std::vector<Link<Scalar>>& links) {
+    if constexpr (N == Eigen::Dynamic) {
+      return links;
+    } else {
+      if (links.size() != std::size_t(N)) {
+        throw_model_error(links.size(), " links given to a chain of ", N, " joints");
+      }
+      std::array<Link<Scalar>, N> out;
+      for (std::size_t i = 0; i < std::size_t(N); ++i) out[i] = links[i];
+      return out;
     }
-    std::array<Link<Scalar>, N> out;
-    for (std::size_t i = 0; i < std::size_t(N); ++i) out[i] = links[i];
-    return out;
   }
 
  private:
   template <typename, int>
   friend class ChainBase;
+  template <typename>
+  friend class chaindyn::ChainX;
 
-  static void check_link_index(std::size_t i) { check_index(i, std::size_t(N)); }
+  void check_link_index(std::size_t i) const { check_index(i, joint_count()); }
 
   static bool is_identity(const Transform<Scalar>& t) {
     for (Eigen::Index r = 0; r < 3; ++r) {
@@ -339,14 +373,14 @@ class ChainBase {
                             frames_.empty() ? std::string("none") : names, ")");
   }
 
-  std::array<Link<Scalar>, N> links_;
-  std::array<Transform<Scalar>, N> placement_;
-  std::array<Inertia<Scalar>, N> inertia_;       ///< link + payload: what the algorithms read
-  std::array<Inertia<Scalar>, N> link_inertia_;  ///< the link's own, as constructed
-  std::array<std::optional<Payload<Scalar>>, N> payload_;  ///< as given (user's link frame)
+  PerLinkArray<Link<Scalar>, N> links_;
+  PerLinkArray<Transform<Scalar>, N> placement_;
+  PerLinkArray<Inertia<Scalar>, N> inertia_;       ///< link + payload: what the algorithms read
+  PerLinkArray<Inertia<Scalar>, N> link_inertia_;  ///< the link's own, as constructed
+  PerLinkArray<std::optional<Payload<Scalar>>, N> payload_;  ///< as given (user's link frame)
   /// The user's link frame in the internal one (link_frame), and whether it is not identity.
-  std::array<Transform<Scalar>, N> link_frame_{};
-  std::array<bool, N> link_frame_turned_{};
+  PerLinkArray<Transform<Scalar>, N> link_frame_{};
+  PerLinkArray<bool, N> link_frame_turned_{};
   std::vector<NamedFrame<Scalar, N>> frames_;
   ModelChecks checks_;
   bool has_dynamics_ = true;
@@ -566,6 +600,124 @@ class ChainN : public detail::ChainBase<Scalar, N> {
   }
 
   std::array<JointModel, N> joints_;
+};
+
+/// A serial chain whose joint count and joint kinds are known only at run time: a robot read
+/// from a URDF or a DH table at start-up (urdf::load_any), a calibration tool, Python. Each
+/// joint is an AnyJoint: revolute about or prismatic along a unit axis given per link. Vectors
+/// are Eigen::Matrix<Scalar, Dynamic, 1> (Eigen::VectorXd for double), matrices
+/// Eigen::Matrix<Scalar, Dynamic, Dynamic>.
+///
+/// Every algorithm of the library runs on it through the same code as on the compile-time
+/// chains: the algorithms walk it with the loops of ChainN beyond its unroll limit. The model
+/// allocates when it is made; its workspace `Data<ChainX<Scalar>> data(model)` allocates when
+/// it is made (sized to the model); the in-place forms then allocate nothing and stay noexcept.
+/// They take the model's own vector type (a dynamic-size vector of the model's joint count; the
+/// size is checked by an assertion in debug builds); the returning forms take any Eigen vector
+/// and check its size (ArgumentError).
+///
+///     ChainX<double> arm(links, {JointKind::revolute, JointKind::prismatic});   // axes: Link::axis
+///     ChainX<double> iiwa = ChainX<double>::from(robots::kuka_iiwa());         // from a fixed chain
+///     const auto any = urdf::load_any("robot.urdf", "tool0");                  // chaindyn/urdf.hpp
+template <typename Scalar>
+class ChainX : public detail::ChainBase<Scalar, Eigen::Dynamic> {
+  using Base = detail::ChainBase<Scalar, Eigen::Dynamic>;
+
+ public:
+  using Base::nq;
+  using JointModel = detail::AnyJointModel<Scalar>;
+
+  /// Links base to tip and the kind of each joint (the axis of each: Link::axis, normalized).
+  /// Throws ModelError for bad links (as Chain) or when the counts differ or are zero.
+  ChainX(const std::vector<Link<Scalar>>& links, const std::vector<JointKind>& kinds,
+         const Vector3<Scalar>& gravity = default_gravity<Scalar>(),
+         const ModelChecks& checks = ModelChecks{})
+      : Base(links, gravity, checks) {
+    if (kinds.size() != links.size()) {
+      detail::throw_model_error("ChainX: ", links.size(), " links but ", kinds.size(),
+                                " joint kinds given; one kind per link is expected");
+    }
+    joints_.reserve(links.size());
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      joints_.emplace_back(kinds[i], this->link(i).axis, this->where(i));
+    }
+    this->check_regular(joint_slots());
+  }
+  /// A chain of revolute joints only.
+  explicit ChainX(const std::vector<Link<Scalar>>& links,
+                  const Vector3<Scalar>& gravity = default_gravity<Scalar>())
+      : ChainX(links, std::vector<JointKind>(links.size(), JointKind::revolute), gravity) {}
+
+  /// The same robot as a compile-time chain (Chain or ChainN): its links (the axis of each joint
+  /// whose axis is in its type made explicit), gravity, link frames, named frames and payloads.
+  /// Every algorithm gives the same numbers on both, up to rounding.
+  template <typename Fixed>
+  static ChainX from(const Fixed& chain) {
+    static_assert(Fixed::nq != Eigen::Dynamic, "ChainX::from takes a Chain or a ChainN");
+    static_assert(std::is_same_v<typename Fixed::Scalar, Scalar>,
+                  "ChainX::from: cast the chain to this scalar type first");
+    const auto slots = Fixed::joint_slots();
+    std::vector<Link<Scalar>> links(chain.links().begin(), chain.links().end());
+    std::vector<JointKind> kinds;
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      kinds.push_back(slots[i].kind);
+      if (slots[i].axis >= 0) links[i].axis = Vector3<Scalar>::Unit(slots[i].axis);
+    }
+    ChainX out(links, kinds, chain.gravity(), chain.checks());
+    chain.copy_frames_to(out);
+    chain.copy_payloads_to(out);
+    return out;
+  }
+
+  /// The same chain in scalar NewScalar; see Chain::cast.
+  template <typename NewScalar>
+  ChainX<NewScalar> cast() const {
+    std::vector<JointKind> kinds;
+    for (const JointModel& j : joints_) kinds.push_back(j.kind());
+    const PerLinkArray<Link<NewScalar>, nq> links = this->template links_as<NewScalar>();
+    ChainX<NewScalar> out(links, kinds, detail::matrix_cast<NewScalar>(this->gravity()),
+                          this->checks());
+    this->copy_frames_to(out);
+    this->copy_payloads_to(out);
+    return out;
+  }
+
+  const JointModel& joint(std::size_t i) const noexcept { return joints_[i]; }
+
+  /// Each joint's kind and axis slot (-1: every axis is given at run time), base to tip.
+  std::vector<JointSlot> joint_slots() const {
+    std::vector<JointSlot> out;
+    for (const JointModel& j : joints_) out.push_back(j.slot());
+    return out;
+  }
+
+  /// The walks: loops over the joints (as ChainN beyond its unroll limit).
+  template <typename F>
+  CHAINDYN_ALWAYS_INLINE void for_each_joint(F&& f) const {
+    const std::size_t n = joints_.size();
+    for (std::size_t i = 0; i < n; ++i) f(i, joints_[i]);
+  }
+  template <typename F>
+  CHAINDYN_ALWAYS_INLINE void for_each_joint_reverse(F&& f) const {
+    for (std::size_t i = joints_.size(); i-- > 0;) f(i, joints_[i]);
+  }
+  template <typename F>
+  CHAINDYN_ALWAYS_INLINE void for_each_joint_loop(F&& f) const {
+    for_each_joint(f);
+  }
+  template <typename F>
+  CHAINDYN_ALWAYS_INLINE void for_each_joint_reverse_loop(F&& f) const {
+    for_each_joint_reverse(f);
+  }
+  template <typename F>
+  CHAINDYN_ALWAYS_INLINE void for_each_ancestor(std::size_t i, F&& f) const {
+    for (std::size_t j = i; j-- > 0;) f(j, joints_[j]);
+  }
+
+ private:
+  template <typename>
+  friend class ChainX;
+  std::vector<JointModel> joints_;
 };
 
 }  // namespace chaindyn

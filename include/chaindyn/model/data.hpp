@@ -1,8 +1,10 @@
 /// @file
-/// Data<Model>: the fixed-size workspace every in-place algorithm writes into.
+/// Data<Model>: the workspace every in-place algorithm writes into (fixed-size for a
+/// compile-time chain; sized once, when it is made, for a ChainX).
 #pragma once
 
 #include "chaindyn/model/arguments.hpp"
+#include "chaindyn/model/per_link.hpp"
 #include "chaindyn/spatial/inertia.hpp"
 
 #include <array>
@@ -11,12 +13,22 @@
 namespace chaindyn {
 
 /// One spatial force per link, e.g. external wrenches: each expressed in its link's frame,
-/// about the link-frame origin, [moment; force] (N m; N).
+/// about the link-frame origin, [moment; force] (N m; N). For a ChainX, a std::vector of one
+/// force per link (make it with link_forces(model)).
 template <typename Model>
-using LinkForces = std::array<Force<typename Model::Scalar>, std::size_t(Model::nq)>;
+using LinkForces = PerLinkArray<Force<typename Model::Scalar>, Model::nq>;
 
-/// Every intermediate and result of the algorithms, sized at compile time from the model, so
-/// that no algorithm allocates. One Data per thread; reuse it across calls (docs/conventions.md,
+/// Zero forces, one per link of `model` (sized to a ChainX's joint count).
+template <typename Model>
+LinkForces<Model> link_forces(const Model& model) {
+  LinkForces<Model> f{};
+  detail::resize_per_link(f, detail::joint_count(model));
+  return f;
+}
+
+/// Every intermediate and result of the algorithms, sized at compile time from the model (for a
+/// ChainX: when the Data is made, `Data<ChainX<double>> data(model)`), so that no algorithm
+/// allocates. One Data per thread; reuse it across calls (docs/conventions.md,
 /// "Threads"). Each member has one coordinate convention: link coordinates (about the link-frame
 /// origin) unless its name starts with `o`, which means base coordinates about the base origin.
 /// The comment of each member names the algorithms that fill it; the results of one call are
@@ -28,7 +40,20 @@ struct Data {
   using Vector = typename Model::Vector;
   using Matrix = typename Model::Matrix;
   template <typename T>
-  using PerLink = std::array<T, std::size_t(nq)>;
+  using PerLink = PerLinkArray<T, nq>;
+
+  /// The workspace of a compile-time chain (its size is in the type).
+  Data() {
+    static_assert(nq != Eigen::Dynamic,
+                  "Data of a ChainX: make it with the model, Data<ChainX<double>> data(model)");
+    resize(std::size_t(nq > 0 ? nq : 0));
+  }
+  /// The workspace of `model` (the only constructor a ChainX's Data has: it allocates here,
+  /// once; the algorithms then allocate nothing).
+  explicit Data(const Model& model) { resize(detail::joint_count(model)); }
+
+  /// The number of links this workspace is sized for.
+  std::size_t size() const noexcept { return liMi.size(); }
 
   // (The order of the members is measured: with the results first, g++'s aba on the iiwa ran
   // 7 % slower in an A/B. Keep the kinematics first.)
@@ -53,19 +78,19 @@ struct Data {
   PerLink<Inertia<Scalar>> Ic;      ///< composite rigid-body inertias (crba)
   PerLink<ArticulatedInertia<Scalar>> IA;  ///< articulated-body inertias (inverse_mass_matrix)
   PerLink<Force<Scalar>> U;         ///< IA_i S_i (inverse_mass_matrix)
-  Vector D = Vector::Zero();        ///< S_i^T IA_i S_i + armature (aba, inverse_mass_matrix)
-  Vector u = Vector::Zero();        ///< aba: tau - friction - S^T pA; inverse_mass_matrix: the
+  Vector D;                         ///< S_i^T IA_i S_i + armature (aba, inverse_mass_matrix)
+  Vector u;                         ///< aba: tau - friction - S^T pA; inverse_mass_matrix: the
                                     ///< same for a unit joint force
 
   // Results.
-  Vector tau = Vector::Zero();  ///< joint forces (rnea, gravity_torques, nonlinear_effects,
+  Vector tau;                   ///< joint forces (rnea, gravity_torques, nonlinear_effects,
                                 ///< joint_torques_from_wrench, rnea_derivatives)
-  Vector qdd = Vector::Zero();  ///< joint accelerations (aba, forward_dynamics_crba)
-  Vector nle = Vector::Zero();  ///< C(q, qd) qd + g(q) (nonlinear_effects, forward_dynamics_crba)
-  Matrix M = Matrix::Zero();    ///< joint-space mass matrix, both triangles (crba)
-  Matrix L = Matrix::Zero();    ///< Cholesky factor of M, lower triangle (forward_dynamics_crba)
-  Matrix Minv = Matrix::Zero(); ///< M(q)^-1, both triangles (inverse_mass_matrix)
-  Matrix C = Matrix::Zero();    ///< Coriolis matrix, Christoffel form (coriolis_matrix)
+  Vector qdd;                   ///< joint accelerations (aba, forward_dynamics_crba)
+  Vector nle;                   ///< C(q, qd) qd + g(q) (nonlinear_effects, forward_dynamics_crba)
+  Matrix M;                     ///< joint-space mass matrix, both triangles (crba)
+  Matrix L;                     ///< Cholesky factor of M, lower triangle (forward_dynamics_crba)
+  Matrix Minv;                  ///< M(q)^-1, both triangles (inverse_mass_matrix)
+  Matrix C;                     ///< Coriolis matrix, Christoffel form (coriolis_matrix)
   Scalar kinetic_energy = Scalar(0);    ///< (kinetic_energy)
   Scalar potential_energy = Scalar(0);  ///< (potential_energy)
 
@@ -80,12 +105,29 @@ struct Data {
   PerLink<ArticulatedInertia<Scalar>> oIA;  ///< articulated-body inertias (aba)
   PerLink<Force<Scalar>> opA;       ///< articulated bias forces (aba)
   PerLink<Force<Scalar>> oU;        ///< oIA_i oS_i (aba)
+  Vector sin_q;                     ///< sin q_i, cos q_i of the last joint_poses (ChainX
+  Vector cos_q;                     ///< only; a compile-time chain keeps them on the stack)
+
+ private:
+  void resize(std::size_t n) {
+    for (auto* p : {&liMi, &oMi}) detail::resize_per_link(*p, n);
+    for (auto* p : {&oS, &v, &a, &ov, &oa, &oc, &oSdot}) detail::resize_per_link(*p, n);
+    for (auto* p : {&f, &U, &opA, &oU}) detail::resize_per_link(*p, n);
+    for (auto* p : {&Ic, &oIc}) detail::resize_per_link(*p, n);
+    for (auto* p : {&IA, &oIA}) detail::resize_per_link(*p, n);
+    const auto k = Eigen::Index(n);
+    for (auto* p : {&D, &u, &tau, &qdd, &nle}) *p = Vector::Zero(k);
+    for (auto* p : {&M, &L, &Minv, &C}) *p = Matrix::Zero(k, k);
+    sin_q = cos_q = Vector::Zero(k);
+  }
 };
 
 /// The Data of a const model type is the model's Data, so `Data<decltype(arm)>` works for a
 /// `const` arm too.
 template <typename Model>
-struct Data<const Model> : Data<Model> {};
+struct Data<const Model> : Data<Model> {
+  using Data<Model>::Data;
+};
 
 namespace detail {
 template <typename T>
@@ -107,16 +149,21 @@ namespace detail {
 /// of its result: no zero-fill of the n x n matrices per call, no allocation after the first,
 /// nothing of Data's size on the caller's stack (Data<ChainN<double, 64, ...>> is ~220 KB).
 /// Freed when the thread exits. The returning forms call only in-place forms with it, never
-/// another returning form, and run no user code while they hold it.
-template <typename Workspace>
-Workspace& thread_workspace_of() {
-  thread_local const std::unique_ptr<Workspace> workspace = std::make_unique<Workspace>();
+/// another returning form, and run no user code while they hold it. For a ChainX, the one
+/// workspace of the thread is remade when a model of another joint count comes (an allocation
+/// then; none while the size stays).
+template <typename Workspace, typename Model>
+Workspace& thread_workspace_of(const Model& model) {
+  thread_local std::unique_ptr<Workspace> workspace;
+  if (!workspace || workspace->size() != joint_count(model)) {
+    workspace = std::make_unique<Workspace>(model);
+  }
   return *workspace;
 }
 
 template <typename Model>
-Data<Model>& thread_workspace() {
-  return thread_workspace_of<Data<Model>>();
+Data<Model>& thread_workspace(const Model& model) {
+  return thread_workspace_of<Data<Model>>(model);
 }
 
 }  // namespace detail

@@ -5,6 +5,7 @@
 /// jacobian, jdot_qd, joint_torques_from_wrench) without further checks.
 #pragma once
 
+#include "chaindyn/model/scalar_cast.hpp"
 #include "chaindyn/spatial/transform.hpp"
 
 #include <cstddef>
@@ -39,6 +40,13 @@ class Frame {
   bool on_base() const noexcept { return link_ == base; }
   /// The frame's pose in the chain's internal frame of link(), or in the base frame.
   const Transform<Scalar>& placement() const noexcept { return placement_; }
+
+  /// The same frame in another scalar type (implicit): a handle made by a chain serves that
+  /// chain's cast() too (`frame_pose(arm.cast<float>(), q, tcp)` with tcp made by the double
+  /// arm). Link and placement carry over; the placement is converted number by number.
+  template <typename Other, typename = std::enable_if_t<!std::is_same_v<Other, Scalar>>>
+  Frame(const Frame<Other, N>& other) noexcept  // NOLINT(google-explicit-constructor)
+      : link_(other.link()), placement_(cast_transform<Scalar>(other.placement())) {}
 
  private:
   template <typename, int>

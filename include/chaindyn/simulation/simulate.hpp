@@ -65,10 +65,17 @@ struct ControlledDynamics {
   const Model& model;
   Controller& controller;
   Data<Model>& data;
-  Vector tau = Vector::Zero();
+  Vector tau;  ///< sized to the model's joint count
 
   void operator()(Scalar t, const Vector& q, const Vector& qd, Vector& qdd) {
     tau = controller(t, q, qd);
+    if constexpr (Model::nq == Eigen::Dynamic) {
+      if (tau.size() != q.size()) {
+        throw_error<ArgumentError>("simulate: the controller returned ", tau.size(),
+                                   " torques at t = ", double(t), "; the model has ", q.size(),
+                                   " joints");
+      }
+    }
     // At a finite state, a torque or an acceleration that is not finite is the controller's
     // or the model's fault, not the step size's: name it (issue 12). (At a non-finite trial
     // state of rk45 the step is rejected and retried instead.)
@@ -112,9 +119,11 @@ IntegrationStats simulate(const Model& model, const typename Model::Vector& q0,
                           OnSample&& on_sample) {
   using Vector = typename Model::Vector;
   using Scalar = typename Model::Scalar;
-  const auto data = std::make_unique<Data<Model>>();
+  detail::check_joint_vector(model, q0, "simulate", "q0");
+  detail::check_joint_vector(model, qd0, "simulate", "qd0");
+  const auto data = std::make_unique<Data<Model>>(model);
   detail::ControlledDynamics<Model, std::remove_reference_t<Controller>> dynamics{
-      model, controller, *data};
+      model, controller, *data, Vector::Zero(q0.size())};
   SimulationSample<Model> sample{Scalar(0), q0, qd0, qd0, qd0};
   auto emit = [&](Scalar t, const Vector& q, const Vector& qd, const Vector& qdd) {
     // The last evaluation of `dynamics` was at (t, q, qd) (detail::integrate_with's

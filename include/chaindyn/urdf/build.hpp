@@ -52,6 +52,15 @@ std::vector<JointSlot> joint_slots() {
   return std::vector<JointSlot>(slots.begin(), slots.end());
 }
 
+/// The joint slots a ChainX is built with from a Description: each joint's own kind, and its
+/// axis turned onto z (as for RevoluteZ / PrismaticZ slots: rotation_onto), the axis for which
+/// the ChainX's joints take the code of the fixed-axis joint types.
+inline std::vector<JointSlot> joint_slots(const Description& d) {
+  std::vector<JointSlot> out;
+  for (const ChainJoint& j : d.joints) out.push_back(JointSlot{j.kind, 2});
+  return out;
+}
+
 /// The links of a chain with the given joint slots, built from a Description: checks the joint
 /// count and each joint's kind against the slots, and for a slot with its axis in the type
 /// turns the joint frame so that the URDF axis becomes that axis (see rotation_onto). Throws
@@ -130,17 +139,42 @@ inline std::vector<Link<double>> make_links(const Description& d,
 /// URDF frame of chain link i in the chain's (possibly turned) link frame, and every link of
 /// Description::frames is a named frame (the chain links, the links fixed to them such as
 /// tool0, and the root link and links fixed to it as base frames). The chain is built with
-/// d.checks (a kinematics-only load: has_dynamics() false; accepted inertias kept). Throws
+/// d.checks (a kinematics-only load: has_dynamics() false; accepted inertias kept). ChainType
+/// may be a ChainX: it takes the file's joint count, kinds and axes (build_any). Throws
 /// ParseError.
 template <typename ChainType>
 ChainType build(const Description& d) {
   using Scalar = typename ChainType::Scalar;
+  constexpr bool runtime_sized = ChainType::nq == Eigen::Dynamic;
   std::vector<Eigen::Matrix3d> turns;
-  const std::vector<Link<double>> links = detail::make_links(d, joint_slots<ChainType>(), turns);
-  std::array<Link<Scalar>, std::size_t(ChainType::nq)> cast;
+  std::vector<JointSlot> slots;
+  if constexpr (runtime_sized) {
+    if (d.joints.empty()) {
+      detail::fail(detail::Place{detail::quoted("robot", d.robot_name), d.robot_line},
+                   "the chain from link '", d.root_link, "' to link '", d.tip_link,
+                   "' has no moving joint");
+    }
+    slots = joint_slots(d);
+  } else {
+    slots = joint_slots<ChainType>();
+  }
+  std::vector<Link<double>> links = detail::make_links(d, slots, turns);
+  if constexpr (runtime_sized) {
+    for (Link<double>& l : links) l.axis = Eigen::Vector3d::UnitZ();  // turned onto z
+  }
+  PerLinkArray<Link<Scalar>, ChainType::nq> cast;
+  chaindyn::detail::resize_per_link(cast, links.size());
   for (std::size_t i = 0; i < cast.size(); ++i) cast[i] = cast_link<Scalar>(links[i]);
   try {
-    ChainType chain(cast, default_gravity<Scalar>(), d.checks);
+    ChainType chain = [&] {
+      if constexpr (runtime_sized) {
+        std::vector<JointKind> kinds;
+        for (const JointSlot& s : slots) kinds.push_back(s.kind);
+        return ChainType(cast, kinds, default_gravity<Scalar>(), d.checks);
+      } else {
+        return ChainType(cast, default_gravity<Scalar>(), d.checks);
+      }
+    }();
     // The frame API speaks the file's frames: URDF link frame = chain link frame * R_a^T.
     for (std::size_t i = 0; i < cast.size(); ++i) {
       if (turns[i] != Eigen::Matrix3d::Identity()) {
@@ -180,7 +214,7 @@ ChainType parse(std::string_view xml, const LoadOptions& options, Report* report
 }
 
 /// parse with the default options (InertiaPolicy::strict) and the tip link `tip` (empty: the
-/// single leaf).
+/// single leaf). ChainType may be ChainX<Scalar> (parse_any).
 template <typename ChainType>
 ChainType parse(std::string_view xml, std::string_view tip = {}) {
   LoadOptions options;
@@ -246,6 +280,38 @@ inline Description describe_file(const std::string& path, const LoadOptions& opt
   } catch (const ParseError& e) {
     detail::rethrow_in_file(e, path);
   }
+}
+
+/// The chain of any URDF, sized at run time: a ChainX with the file's joint count and joint
+/// kinds, from the root link to `tip` (default: the single leaf), with the file's named frames.
+/// Each joint frame is turned so that the URDF axis is z, as for a ChainN<double, n,
+/// RevoluteZ> (the link frames the user sees, the named frames and payloads stay the file's:
+/// Chain::link_frame), and the joints then run RevoluteZ's / PrismaticZ's code. The caller
+/// names no joint count or type. Throws ParseError (a ModelError) naming the file, the element
+/// and the line.
+template <typename Scalar = double>
+ChainX<Scalar> load_any(const std::string& path, std::string_view tip = {}) {
+  return load<ChainX<Scalar>>(path, tip);
+}
+
+/// parse for any URDF text: the ChainX of the file (see load_any).
+template <typename Scalar = double>
+ChainX<Scalar> parse_any(std::string_view xml, std::string_view tip = {}) {
+  return parse<ChainX<Scalar>>(xml, tip);
+}
+
+/// load_any with options (tip, inertia policy) and the report (see load).
+template <typename Scalar = double>
+ChainX<Scalar> load_any(const std::string& path, const LoadOptions& options,
+                        Report* report = nullptr) {
+  return load<ChainX<Scalar>>(path, options, report);
+}
+
+/// parse_any with options (tip, inertia policy) and the report (see parse).
+template <typename Scalar = double>
+ChainX<Scalar> parse_any(std::string_view xml, const LoadOptions& options,
+                         Report* report = nullptr) {
+  return parse<ChainX<Scalar>>(xml, options, report);
 }
 
 }  // namespace chaindyn::urdf

@@ -1,0 +1,182 @@
+// The Python module: the dynamics algorithms, frames and Jacobians, and the derivatives. Each
+// function checks its arguments (1-D arrays of finite numbers; the size against the robot by
+// chaindyn itself) and calls chaindyn's returning form on the robot.
+#include "bindings.hpp"
+
+namespace chaindyn::python {
+
+namespace {
+
+ReferenceFrame reference_arg(const std::string& s, const char* function) {
+  if (s == "world") return ReferenceFrame::world;
+  if (s == "local") return ReferenceFrame::local;
+  throw py::value_error(std::string("chaindyn: ") + function +
+                        ": reference is 'world' or 'local', not '" + s + "'");
+}
+
+/// f_ext: one wrench per link, an (nq, 6) array, row i = [moment; force] on link i in its link
+/// frame about its origin.
+LinkForces<Robot> wrenches_arg(const Robot& r, const py::handle& obj, const char* function) {
+  Array a = as_array(obj, function, "f_ext");
+  const auto n = py::ssize_t(r.joint_count());
+  if (a.ndim() != 2 || a.shape(0) != n || a.shape(1) != 6) {
+    std::ostringstream os;
+    os << "chaindyn: " << function << ": f_ext must have shape (" << n
+       << ", 6): one wrench [moment; force] per link";
+    throw py::value_error(os.str());
+  }
+  check_finite(a.data(), a.size(), function, "f_ext");
+  LinkForces<Robot> f = link_forces(r);
+  for (py::ssize_t i = 0; i < n; ++i) {
+    const double* w = a.data() + 6 * i;
+    f[std::size_t(i)] = Force<double>(Eigen::Vector3d(w[0], w[1], w[2]),
+                                      Eigen::Vector3d(w[3], w[4], w[5]));
+  }
+  return f;
+}
+
+}  // namespace
+
+void bind_algorithms(py::module_& m) {
+  using py::arg;
+  m.def(
+      "rnea",
+      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& qdd,
+         const py::object& f_ext) -> Vec {
+        const char* f = "rnea";
+        const VecArg a = vec_arg(q, f, "q"), b = vec_arg(qd, f, "qd"), c = vec_arg(qdd, f, "qdd");
+        if (f_ext.is_none()) return rnea(r, a.map(), b.map(), c.map());
+        return rnea(r, a.map(), b.map(), c.map(), wrenches_arg(r, f_ext, f));
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("qdd"), arg("f_ext") = py::none(),
+      "Inverse dynamics by the Recursive Newton-Euler Algorithm: tau = M qdd + C qd + g + "
+      "friction (- J^T f_ext). f_ext: optional (nq, 6) array, row i the wrench [moment; force] "
+      "on link i in its link frame about its origin.");
+  m.def(
+      "crba",
+      [](const Robot& r, const py::object& q) -> Mat { return crba(r, vec_arg(q, "crba", "q").map()); },
+      arg("robot"), arg("q"), "The joint-space mass matrix M(q) (nq x nq, armature included).");
+  m.def(
+      "aba",
+      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& tau,
+         const py::object& f_ext) -> Vec {
+        const char* f = "aba";
+        const VecArg a = vec_arg(q, f, "q"), b = vec_arg(qd, f, "qd"), c = vec_arg(tau, f, "tau");
+        if (f_ext.is_none()) return aba(r, a.map(), b.map(), c.map());
+        return aba(r, a.map(), b.map(), c.map(), wrenches_arg(r, f_ext, f));
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("tau"), arg("f_ext") = py::none(),
+      "Forward dynamics by the Articulated Body Algorithm: qdd = M^-1 (tau - C qd - g - "
+      "friction).");
+  m.def(
+      "forward_dynamics_crba",
+      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& tau) -> Vec {
+        const char* f = "forward_dynamics_crba";
+        return forward_dynamics_crba(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map(),
+                                     vec_arg(tau, f, "tau").map());
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("tau"),
+      "Forward dynamics by CRBA + Cholesky (the O(n^3) reference for aba).");
+  m.def(
+      "gravity_torques",
+      [](const Robot& r, const py::object& q) -> Vec {
+        return gravity_torques(r, vec_arg(q, "gravity_torques", "q").map());
+      },
+      arg("robot"), arg("q"), "g(q): the torques that hold the robot against gravity.");
+  m.def(
+      "nonlinear_effects",
+      [](const Robot& r, const py::object& q, const py::object& qd) -> Vec {
+        const char* f = "nonlinear_effects";
+        return nonlinear_effects(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map());
+      },
+      arg("robot"), arg("q"), arg("qd"), "C(q, qd) qd + g(q) (no friction).");
+  m.def(
+      "coriolis_matrix",
+      [](const Robot& r, const py::object& q, const py::object& qd) -> Mat {
+        const char* f = "coriolis_matrix";
+        return coriolis_matrix(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map());
+      },
+      arg("robot"), arg("q"), arg("qd"),
+      "C(q, qd) in Christoffel form: C qd = nonlinear_effects - gravity_torques, Mdot - 2C "
+      "skew-symmetric.");
+  m.def(
+      "inverse_mass_matrix",
+      [](const Robot& r, const py::object& q) -> Mat {
+        return inverse_mass_matrix(r, vec_arg(q, "inverse_mass_matrix", "q").map());
+      },
+      arg("robot"), arg("q"), "M(q)^-1 in O(n^2).");
+  m.def(
+      "kinetic_energy",
+      [](const Robot& r, const py::object& q, const py::object& qd) {
+        const char* f = "kinetic_energy";
+        return kinetic_energy(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map());
+      },
+      arg("robot"), arg("q"), arg("qd"), "T = 1/2 qd^T M(q) qd (J).");
+  m.def(
+      "potential_energy",
+      [](const Robot& r, const py::object& q) {
+        return potential_energy(r, vec_arg(q, "potential_energy", "q").map());
+      },
+      arg("robot"), arg("q"), "V = -sum_i m_i g . c_i (J).");
+  m.def(
+      "friction_torques",
+      [](const Robot& r, const py::object& qd) -> Vec {
+        return friction_torques(r, vec_arg(qd, "friction_torques", "qd").map());
+      },
+      arg("robot"), arg("qd"), "damping qd + Coulomb friction sign(qd), per joint.");
+
+  m.def(
+      "frame_pose",
+      [](const Robot& r, const py::object& q, const py::object& frame, const py::object& offset) {
+        const char* f = "frame_pose";
+        return to_matrix(frame_pose(r, vec_arg(q, f, "q").map(), frame_arg(r, frame, offset, f)));
+      },
+      arg("robot"), arg("q"), arg("frame"), arg("offset") = py::none(),
+      "The pose (4x4) in the base frame of a frame: a name (robot.frame_names) or a link "
+      "index, optionally moved by `offset` (4x4, in that frame).");
+  m.def(
+      "jacobian",
+      [](const Robot& r, const py::object& q, const py::object& frame, const std::string& reference,
+         const py::object& offset) -> Mat {
+        const char* f = "jacobian";
+        return jacobian(r, vec_arg(q, f, "q").map(), frame_arg(r, frame, offset, f),
+                        reference_arg(reference, f));
+      },
+      arg("robot"), arg("q"), arg("frame"), arg("reference") = "world", arg("offset") = py::none(),
+      "The 6 x nq geometric Jacobian of a frame, rows [angular; linear]: J qd = (omega; v) in "
+      "the base axes ('world') or the frame's axes ('local'), at the frame's origin.");
+  m.def(
+      "jdot_qd",
+      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& frame,
+         const std::string& reference, const py::object& offset) -> Vec {
+        const char* f = "jdot_qd";
+        return jdot_qd(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map(),
+                       frame_arg(r, frame, offset, f), reference_arg(reference, f));
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("frame"), arg("reference") = "world",
+      arg("offset") = py::none(), "Jdot(q, qd) qd of a frame (6 entries, [angular; linear]).");
+
+  m.def(
+      "rnea_derivatives",
+      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& qdd) {
+        const char* f = "rnea_derivatives";
+        const auto d = rnea_derivatives(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map(),
+                                        vec_arg(qdd, f, "qdd").map());
+        return py::make_tuple(Mat(d.dtau_dq), Mat(d.dtau_dqd));
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("qdd"),
+      "(dtau_dq, dtau_dqd): the analytical partial derivatives of rnea (Carpentier & Mansard "
+      "2018).");
+  m.def(
+      "aba_derivatives",
+      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& tau) {
+        const char* f = "aba_derivatives";
+        const auto d = aba_derivatives(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map(),
+                                       vec_arg(tau, f, "tau").map());
+        return py::make_tuple(Mat(d.dqdd_dq), Mat(d.dqdd_dqd), Mat(d.dqdd_dtau));
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("tau"),
+      "(dqdd_dq, dqdd_dqd, dqdd_dtau = M^-1): the partial derivatives of aba.");
+}
+
+}  // namespace chaindyn::python
