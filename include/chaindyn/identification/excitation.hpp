@@ -205,7 +205,7 @@ double excitation_condition_number(const Model& model, const BaseParameters& bp,
                                        " (samples ", samples, " must be >= 1)");
   }
   using Vector = typename Model::Vector;
-  Data<Model>& data = detail::thread_workspace<Model>();
+  Data<Model>& data = detail::thread_workspace(model);
   RegressorWithJointDynamicsMatrix<Model> yj;
   RegressorMatrix<Model> y;
   Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(bp.rank, bp.rank);
