@@ -7,7 +7,9 @@
 // and, when CMake finds MuJoCo (CHAINDYN_BENCH_MUJOCO), rnea and crba vs MuJoCo 2.2 (see below).
 // Also timed on both chains, for the ratios to KDL's rnea that issue 14's targets are stated in:
 // chaindyn's rnea_derivatives and aba_derivatives (KDL has none), and the returning forms of
-// rnea, crba and aba (per-thread workspace).
+// rnea, crba and aba (per-thread workspace). The iiwa (robots::KukaIiwa) is a chain of Placed
+// joints (joints/placed.hpp); rows "chaindyn_without_placement_types" time the same links as
+// ChainN<double, 7, RevoluteZ>, so the ratio printed for them is what the placement types save.
 // Before timing, every precomputed state is run through both and the results are compared
 // (max |ours - theirs| / max(1, max |theirs|) < 1e-9); on disagreement the program prints the
 // worst case and exits with status 1. Timing defaults: 10 repetitions, randomly interleaved,
@@ -352,6 +354,15 @@ void chainx_call(benchmark::State& state) {
   time_calls<Algorithm>(state, peers<Model>().ours_x);
 }
 
+/// The iiwa without placement types (ChainN<double, 7, RevoluteZ>: the placements' zeros and
+/// ones are numbers the kernels multiply), same links and states: what Placed saves (issue 14).
+using UnplacedIiwa = ChainN<double, 7, RevoluteZ>;
+template <typename Algorithm>
+void unplaced_call(benchmark::State& state) {
+  static const Fixture<UnplacedIiwa> f(UnplacedIiwa(robots::kuka_iiwa_links()));
+  time_calls<Algorithm>(state, f);
+}
+
 /// KDL's loop: same state cycling, outputs in solver-owned or preallocated arrays.
 template <typename Model, typename Call>
 void time_kdl(benchmark::State& state, Call call) {
@@ -434,7 +445,10 @@ bool register_chain(const std::string& name) {
 }
 
 [[maybe_unused]] const bool registered =
-    register_chain<Iiwa>("iiwa") && register_chain<Chain64>("chain64");
+    register_chain<Iiwa>("iiwa") && register_chain<Chain64>("chain64") &&
+    benchmark::RegisterBenchmark("iiwa/rnea/chaindyn_without_placement_types", &unplaced_call<Rnea>) &&
+    benchmark::RegisterBenchmark("iiwa/crba/chaindyn_without_placement_types", &unplaced_call<Crba>) &&
+    benchmark::RegisterBenchmark("iiwa/aba/chaindyn_without_placement_types", &unplaced_call<Aba>);
 
 /// The console reporter, also keeping each benchmark's median (or, without repetitions, its
 /// single run) for the ratio table.

@@ -40,16 +40,17 @@ TEST_CASE("Lagrange-Euler baseline: D equals crba, c gravity_torques, h + c nonl
           "[baseline][lagrange_euler]") {
   std::mt19937 gen(test::kSeed + 41);
   double worst = 0;
-  // Few chain types (compile time): one with every joint kind, the iiwa's type.
+  // Few chain types (compile time): one with every joint kind, seven RevoluteZ (random
+  // placements: the iiwa's own type states its placements' structure).
   using Mixed = Chain<double, RevoluteZ, Prismatic, Revolute, PrismaticX, RevoluteY>;
-  using Arm = robots::KukaIiwa<double>;
+  using Arm = ChainN<double, 7, RevoluteZ>;
   for (int trial = 0; trial < 5; ++trial) {
     const Mixed mixed(test::random_links<Mixed>(gen, true));
     const Arm chain(test::random_links<Arm>(gen, true));
     worst = std::max(worst, worst_lagrange_euler_error(mixed, gen, 5));
     worst = std::max(worst, worst_lagrange_euler_error(chain, gen, 5));
   }
-  const Arm iiwa = robots::kuka_iiwa();
+  const robots::KukaIiwa<double> iiwa = robots::kuka_iiwa();
   worst = std::max(worst, worst_lagrange_euler_error(iiwa, gen, 5));
   WARN("worst Lagrange-Euler vs recursive relative error: " << worst);
   REQUIRE(worst < 1e-10);
@@ -58,7 +59,7 @@ TEST_CASE("Lagrange-Euler baseline: D equals crba, c gravity_torques, h + c nonl
 TEST_CASE("Lagrange-Euler mass matrix alone equals the full call's and crba",
           "[baseline][lagrange_euler]") {
   std::mt19937 gen(test::kSeed + 42);
-  using Model = robots::KukaIiwa<double>;
+  using Model = ChainN<double, 7, RevoluteZ>;  // random placements: not the iiwa's Placed type
   const Model model(test::random_links<Model>(gen, true));
   const Model::Vector q = test::random_state<Model::Vector>(gen, 3.0);
   const Model::Vector zero = Model::Vector::Zero();

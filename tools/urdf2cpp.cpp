@@ -12,7 +12,10 @@
 /// NAME defaults to the URDF robot name made into an identifier. Joint types: RevoluteZ /
 /// PrismaticZ with every axis turned onto z exactly as chaindyn::urdf::parse does for those
 /// types (the fastest joints), or, with --runtime-axes, Revolute / Prismatic with the axes as
-/// written. The numbers are printed with 17 significant digits, so the generated chain equals
+/// written; each wrapped in chaindyn::Placed with the structure of its placement (a signed
+/// axis permutation, a rotation about one axis, the zero components of the offset: see
+/// chaindyn/joints/placed.hpp; entries within 1e-12 of 0 or +-1 count as such), so that the
+/// algorithms skip those operations, unless --no-placement-types. The numbers are printed with 17 significant digits, so the generated chain equals
 /// urdf::parse's bit for bit, link frames and named frames (tool0, ...) included
 /// (tests/CMakeLists.txt checks this on the test URDFs). The parser's report (what it left out,
 /// ignored, repaired or kept; docs/urdf.md) heads the header as comments; --inertia chooses the
@@ -38,7 +41,7 @@ namespace {
 
 const char* const kUsage =
     "usage: chaindyn-urdf2cpp robot.urdf [--tip LINK] [--name NAME] [--namespace NS] "
-    "[--runtime-axes] [--inertia strict|repair|accept] > robot.hpp\n";
+    "[--runtime-axes] [--no-placement-types] [--inertia strict|repair|accept] > robot.hpp\n";
 
 struct Options {
   std::string path;
@@ -46,6 +49,7 @@ struct Options {
   std::string name;
   std::string ns = "robots";
   bool runtime_axes = false;
+  bool placement_types = true;
   chaindyn::urdf::InertiaPolicy inertia = chaindyn::urdf::InertiaPolicy::strict;
 };
 
@@ -150,6 +154,8 @@ bool parse_args(int argc, char** argv, Options& o) {
       if (!value(o.ns) || !is_identifier(o.ns)) return false;
     } else if (a == "--runtime-axes") {
       o.runtime_axes = true;
+    } else if (a == "--no-placement-types") {
+      o.placement_types = false;
     } else if (a == "--inertia") {
       std::string p;
       if (!value(p)) return false;
@@ -196,6 +202,14 @@ void emit(const Options& o, const chaindyn::urdf::Description& d, std::ostream& 
   const std::size_t n = links.size();
   const std::string name = o.name.empty() ? identifier_from(d.robot_name) : o.name;
 
+  // Each joint placed with its placement's structure (joints/placed.hpp), unless asked not to.
+  if (o.placement_types) {
+    for (std::size_t i = 0; i < n; ++i) {
+      types[i] = "chaindyn::Placed<" + types[i] + ", " +
+                 chaindyn::detail::rotation_pattern_name(links[i].placement.rotation) + ", " +
+                 chaindyn::detail::offset_pattern_name(links[i].placement.translation) + ">";
+    }
+  }
   bool homogeneous = true;
   for (const auto& t : types) homogeneous = homogeneous && t == types.front();
 

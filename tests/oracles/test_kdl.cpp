@@ -110,9 +110,9 @@ KDL::Segment to_kdl_segment(const Link<double>& l, const Eigen::Vector3d& axis) 
 template <typename Model>
 KDL::Chain to_kdl_chain(const Model& model) {
   KDL::Chain chain;
-  for (std::size_t i = 0; i < std::size_t(Model::nq); ++i) {
-    chain.addSegment(to_kdl_segment(model.link(i), model.joint(i).axis()));
-  }
+  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+    chain.addSegment(to_kdl_segment(model.link(i), joint.axis()));
+  });
   return chain;
 }
 

@@ -1,8 +1,8 @@
 /// @file
 /// chaindyn-urdf2cpp's headers build the chain urdf::parse builds, bit for bit. The headers are
 /// generated at build time from tests/data/urdf (tests/CMakeLists.txt): iiwa14 with axes
-/// turned onto z (ChainN<RevoluteZ>), Panda to its hand (the fingers are
-/// off the path) with run-time axes (ChainN<Revolute>), UR5 with its y axes turned onto z (the
+/// turned onto z (a Chain of Placed<RevoluteZ, ...>), Panda to its hand (the fingers are
+/// off the path) with run-time axes (Placed<Revolute, ...>), UR5 with its y axes turned onto z (the
 /// link frames the frame API converts from) -- with the file's named frames; and two fixtures
 /// (tests/data/urdf/fixtures) built with relaxed checks: the UR5 without inertials
 /// (kinematics only) and the iiwa with a placeholder inertia on link 7 kept (--inertia accept),
@@ -24,6 +24,13 @@
 #include <string>
 
 namespace {
+
+std::string generated_text(const std::string& name) {
+  std::ifstream in(std::string(CHAINDYN_GENERATED_DIR) + "/" + name, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 template <typename Chain>
 void require_same_links(const Chain& generated, const Chain& parsed) {
@@ -97,6 +104,21 @@ TEST_CASE("urdf2cpp header equals urdf parse bit for bit - iiwa14 with axes turn
   require_same_links(generated, parsed);
   require_same_frames(generated, parsed);
   require_same_dynamics(generated, parsed);
+  // Each joint placed with its placement's structure (joint 2: rpy = (pi/2, 0, pi), z offset),
+  // which changes no result beyond rounding: the same file as a chain of plain RevoluteZ joints
+  const std::string text = generated_text("generated_iiwa14.hpp");
+  CHECK(text.find("chaindyn::Placed<chaindyn::RevoluteZ, chaindyn::SignedAxes<-1, 3, 2>, "
+                  "chaindyn::Offset<false, false, true>>") != std::string::npos);
+  using Plain = chaindyn::ChainN<double, 7, chaindyn::RevoluteZ>;
+  const Plain plain = chaindyn::urdf::load<Plain>(std::string(CHAINDYN_TEST_DATA_DIR) +
+                                                  "/urdf/iiwa14_no_collision.urdf");
+  std::mt19937 rng(chaindyn::test::kSeed + 1);
+  for (int k = 0; k < 5; ++k) {
+    const Plain::Vector q = chaindyn::test::random_state<Plain::Vector>(rng, 3.0);
+    const Plain::Vector qd = chaindyn::test::random_state<Plain::Vector>(rng, 3.0);
+    CHECK(chaindyn::test::relative_error(chaindyn::rnea(generated, q, qd, qd),
+                                         chaindyn::rnea(plain, q, qd, qd)) < 1e-14);
+  }
 }
 
 TEST_CASE("urdf2cpp header equals urdf parse bit for bit - panda with run-time axes",
@@ -121,16 +143,6 @@ TEST_CASE("urdf2cpp header equals urdf parse bit for bit - UR5 with axes turned 
   CHECK(generated.frame("tool0").link() == 5);
 }
 
-namespace {
-
-std::string generated_text(const std::string& name) {
-  std::ifstream in(std::string(CHAINDYN_GENERATED_DIR) + "/" + name, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-}  // namespace
 
 TEST_CASE("urdf2cpp: a kinematics-only file gives a header that builds the same kinematics-only chain, its report as comments",
           "[urdf2cpp]") {

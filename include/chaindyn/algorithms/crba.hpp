@@ -36,14 +36,16 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Dat
     // I^c_i is complete (its child added itself below): F = I^c_i S_i, M_ii = S_i^T F
     Force<Scalar> f = joint.column(data.Ic[i]);
     data.M(ki, ki) = joint.project(f) + model.armature()[ki];
-    // M_ji = M_ij = S_j^T (Xup_{j+1}^T ... Xup_i^T F) for the ancestors j of i
+    // M_ji = M_ij = S_j^T (Xup_{j+1}^T ... Xup_i^T F) for the ancestors j of i: F is carried
+    // into each ancestor's coordinates by the transform of the joint below it (its pattern)
+    if (i > 0) f = to_parent(joint, data.liMi[i], f);
     model.for_each_ancestor(i, [&](const std::size_t j, const auto& ancestor) CHAINDYN_ALWAYS_INLINE {
-      f = data.liMi[j + 1].act(f);
       const auto kj = Eigen::Index(j);
       data.M(kj, ki) = data.M(ki, kj) = ancestor.project(f);
+      if (j > 0) f = to_parent(ancestor, data.liMi[j], f);
     });
     // I^c_p(i) += Xup_i^T I^c_i Xup_i
-    if (i > 0) data.Ic[i - 1] += data.Ic[i].transformed_by(data.liMi[i]);
+    if (i > 0) data.Ic[i - 1] += to_parent(joint, data.liMi[i], data.Ic[i]);
   });
 }
 

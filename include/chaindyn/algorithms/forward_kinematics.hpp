@@ -2,6 +2,7 @@
 /// Forward kinematics: every link's pose in its parent and in the base frame.
 #pragma once
 
+#include "chaindyn/joints/placed.hpp"
 #include "chaindyn/model/data.hpp"
 #include "chaindyn/spatial/sincos.hpp"
 
@@ -45,7 +46,7 @@ inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
   joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     if (i > last) return;
-    data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
+    data.oMi[i] = i == 0 ? data.liMi[i] : compose(joint, data.oMi[i - 1], data.liMi[i]);
     data.oS[i] = joint.subspace_in(data.oMi[i]);
   });
 }
@@ -59,8 +60,8 @@ void forward_kinematics(const Model& model, DataFor<Model>& data,
                         const Eigen::MatrixBase<Q>& q) noexcept {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
   detail::joint_poses(model, data, detail::as_joint_vector<Model>(q.derived()));
-  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
-    data.oMi[i] = i == 0 ? data.liMi[i] : data.oMi[i - 1] * data.liMi[i];
+  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    data.oMi[i] = i == 0 ? data.liMi[i] : detail::compose(joint, data.oMi[i - 1], data.liMi[i]);
   });
 }
 

@@ -34,11 +34,11 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
     Motion<Scalar>& v = data.v[i];
     Motion<Scalar>& a = data.a[i];
     // a_i = Xup_i a_p(i) + S_i qdd_i + v_i x S_i qd_i,  a_0 = -gravity       RBDA eq. (5.7)
-    a = x.act_inv(i == 0 ? model.base_acceleration() : data.a[i - 1]);
+    a = to_link(joint, x, i == 0 ? model.base_acceleration() : data.a[i - 1]);
     if constexpr (kAcceleration) a += joint.motion(qdd[k]);
     if constexpr (kVelocity) {
       // v_i = Xup_i v_p(i) + S_i qd_i,  v_0 = 0                              RBDA eq. (5.6)
-      v = i == 0 ? joint.motion(qd[k]) : x.act_inv(data.v[i - 1]) + joint.motion(qd[k]);
+      v = i == 0 ? joint.motion(qd[k]) : to_link(joint, x, data.v[i - 1]) + joint.motion(qd[k]);
       a += joint.cross_motion(v, qd[k]);
     }
     // f_i = I_i a_i + v_i x* I_i v_i - f_ext_i                                RBDA eq. (5.9)
@@ -57,7 +57,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
       tau += joint_friction(model, i, qd[k]) + model.armature()[k] * qdd[k];
     }
     data.tau[k] = tau;
-    if (i > 0) data.f[i - 1] += data.liMi[i].act(data.f[i]);
+    if (i > 0) data.f[i - 1] += to_parent(joint, data.liMi[i], data.f[i]);
   });
 }
 

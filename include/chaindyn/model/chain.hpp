@@ -5,6 +5,7 @@
 #pragma once
 
 #include "chaindyn/joints/any_joint.hpp"
+#include "chaindyn/joints/placed.hpp"
 #include "chaindyn/joints/prismatic.hpp"
 #include "chaindyn/joints/revolute.hpp"
 #include "chaindyn/model/frame.hpp"
@@ -57,6 +58,20 @@ class ChainBase {
     } else {
       return std::size_t(N);
     }
+  }
+
+  /// Calls f(i) for i = 0 .. joint_count()-1 (reverse: from the last), in a plain loop for
+  /// every chain type: the walk of steps that read no joint model, so that even a Chain of
+  /// different joint types runs them as one loop body (ABA's second and third passes: an
+  /// unrolled body this large is slower with g++ 12).
+  template <typename F>
+  CHAINDYN_ALWAYS_INLINE void for_each_index(F&& f) const {
+    const std::size_t n = joint_count();
+    for (std::size_t i = 0; i < n; ++i) f(i);
+  }
+  template <typename F>
+  CHAINDYN_ALWAYS_INLINE void for_each_index_reverse(F&& f) const {
+    for (std::size_t i = joint_count(); i-- > 0;) f(i);
   }
 
   const PerLinkArray<Link<Scalar>, N>& links() const noexcept { return links_; }
@@ -259,6 +274,13 @@ class ChainBase {
 
   std::string where(std::size_t i) const { return link_label(i, links_[i].name); }
 
+  /// Checks link i's placement against joint model JM's placement pattern, if it has one, and
+  /// sets the entries the pattern states exactly (joints/placed.hpp; throws ModelError).
+  template <typename JM>
+  void conform_placement(std::size_t i) {
+    if constexpr (has_placement_pattern<JM>::value) JM::conform(placement_[i], where(i));
+  }
+
   /// The links in scalar To (for cast()).
   template <typename To>
   PerLinkArray<Link<To>, N> links_as() const {
@@ -413,6 +435,7 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
                  const Vector3<Scalar>& gravity = default_gravity<Scalar>(),
                  const ModelChecks& checks = ModelChecks{})
       : Base(links, gravity, checks), joints_(make_joints(std::make_index_sequence<nq>{})) {
+    conform_placements(std::make_index_sequence<nq>{});
     this->check_regular(joint_slots());
   }
   explicit Chain(const std::vector<Link<Scalar>>& links,
@@ -479,6 +502,10 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))> {
 
  private:
   template <std::size_t... I>
+  void conform_placements(std::index_sequence<I...>) {
+    (this->template conform_placement<std::tuple_element_t<I, JointModels>>(I), ...);
+  }
+  template <std::size_t... I>
   JointModels make_joints(std::index_sequence<I...>) const {
     return JointModels(typename Joints::template model<Scalar>(this->link(I).axis,
                                                                    this->where(I))...);
@@ -513,6 +540,7 @@ class ChainN : public detail::ChainBase<Scalar, N> {
       : Base(links, gravity, checks) {
     for (std::size_t i = 0; i < std::size_t(N); ++i) {
       joints_[i] = JointModel(this->link(i).axis, this->where(i));
+      this->template conform_placement<JointModel>(i);
     }
     this->check_regular(joint_slots());
   }
@@ -649,8 +677,9 @@ class ChainX : public detail::ChainBase<Scalar, Eigen::Dynamic> {
       : ChainX(links, std::vector<JointKind>(links.size(), JointKind::revolute), gravity) {}
 
   /// The same robot as a compile-time chain (Chain or ChainN): its links (the axis of each joint
-  /// whose axis is in its type made explicit), gravity, link frames, named frames and payloads.
-  /// Every algorithm gives the same numbers on both, up to rounding.
+  /// whose axis is in its type made explicit, and the placement the chain's algorithms read:
+  /// a Placed joint's with its pattern's entries exact), gravity, link frames, named frames and
+  /// payloads. Every algorithm gives the same numbers on both, up to rounding.
   template <typename Fixed>
   static ChainX from(const Fixed& chain) {
     static_assert(Fixed::nq != Eigen::Dynamic, "ChainX::from takes a Chain or a ChainN");
@@ -662,6 +691,9 @@ class ChainX : public detail::ChainBase<Scalar, Eigen::Dynamic> {
     for (std::size_t i = 0; i < links.size(); ++i) {
       kinds.push_back(slots[i].kind);
       if (slots[i].axis >= 0) links[i].axis = Vector3<Scalar>::Unit(slots[i].axis);
+      // the placement the algorithms read: a Placed joint's has its pattern's exact zeros and
+      // ones (joints/placed.hpp), so that both chains compute the same numbers
+      links[i].placement = chain.placement(i);
     }
     ChainX out(links, kinds, chain.gravity(), chain.checks());
     chain.copy_frames_to(out);

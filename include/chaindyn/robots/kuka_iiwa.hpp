@@ -64,9 +64,18 @@
 
 namespace chaindyn::robots {
 
-/// The iiwa's chain type: seven joints about the z axes of their joint frames.
+/// The iiwa's chain type: seven joints about the z axes of their joint frames, each placed by a
+/// signed axis permutation and an offset along one axis (joints/placed.hpp: the algorithms skip
+/// the zeros and ones of these placements).
 template <typename Scalar = double>
-using KukaIiwa = ChainN<Scalar, 7, RevoluteZ>;
+using KukaIiwa = Chain<Scalar,
+                 Placed<RevoluteZ, SignedAxes<1, 2, 3>, Offset<false, false, true>>,
+                 Placed<RevoluteZ, SignedAxes<-1, 3, 2>, Offset<false, false, true>>,
+                 Placed<RevoluteZ, SignedAxes<-1, 3, 2>, Offset<false, true, false>>,
+                 Placed<RevoluteZ, SignedAxes<1, 3, -2>, Offset<false, false, true>>,
+                 Placed<RevoluteZ, SignedAxes<-1, 3, 2>, Offset<false, true, false>>,
+                 Placed<RevoluteZ, SignedAxes<1, 3, -2>, Offset<false, false, true>>,
+                 Placed<RevoluteZ, SignedAxes<-1, 3, 2>, Offset<false, true, false>>>;
 
 namespace detail::iiwa7 {
 

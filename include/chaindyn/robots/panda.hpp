@@ -48,9 +48,17 @@
 
 namespace chaindyn::robots {
 
-/// The Panda's chain type: seven joints about the z axes of their (Craig) frames.
+/// The Panda's chain type: seven joints about the z axes of their (Craig) frames, each placed by a
+/// signed axis permutation (alpha = 0 or +-90 deg) and its offsets (joints/placed.hpp).
 template <typename Scalar = double>
-using Panda = ChainN<Scalar, 7, RevoluteZ>;
+using Panda = Chain<Scalar,
+                 Placed<RevoluteZ, SignedAxes<1, 2, 3>, Offset<false, false, true>>,
+                 Placed<RevoluteZ, SignedAxes<1, -3, 2>, NoOffset>,
+                 Placed<RevoluteZ, SignedAxes<1, 3, -2>, Offset<false, true, false>>,
+                 Placed<RevoluteZ, SignedAxes<1, 3, -2>, Offset<true, false, false>>,
+                 Placed<RevoluteZ, SignedAxes<1, -3, 2>, Offset<true, true, false>>,
+                 Placed<RevoluteZ, SignedAxes<1, 3, -2>, NoOffset>,
+                 Placed<RevoluteZ, SignedAxes<1, 3, -2>, Offset<true, false, false>>>;
 
 namespace detail::panda {
 

@@ -56,9 +56,16 @@
 
 namespace chaindyn::robots {
 
-/// The PUMA 560's chain type: six joints about the z axes of their joint frames.
+/// The PUMA 560's chain type: six joints about the z axes of their joint frames, each placed by a
+/// signed axis permutation (alpha = 0 or +-90 deg) and its offsets (joints/placed.hpp).
 template <typename Scalar = double>
-using Puma560 = ChainN<Scalar, 6, RevoluteZ>;
+using Puma560 = Chain<Scalar,
+                 Placed<RevoluteZ, SignedAxes<1, 2, 3>, NoOffset>,
+                 Placed<RevoluteZ, SignedAxes<1, 3, -2>, NoOffset>,
+                 Placed<RevoluteZ, SignedAxes<1, 2, 3>, Offset<true, false, true>>,
+                 Placed<RevoluteZ, SignedAxes<1, -3, 2>, Offset<true, true, false>>,
+                 Placed<RevoluteZ, SignedAxes<1, 3, -2>, NoOffset>,
+                 Placed<RevoluteZ, SignedAxes<1, -3, 2>, NoOffset>>;
 
 namespace detail::puma560 {
 

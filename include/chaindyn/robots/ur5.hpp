@@ -51,9 +51,16 @@
 
 namespace chaindyn::robots {
 
-/// The UR5's chain type: six joints about the z axes of their joint frames.
+/// The UR5's chain type: six joints about the z axes of their joint frames, each placed by a signed
+/// axis permutation and its offsets (joints/placed.hpp).
 template <typename Scalar = double>
-using Ur5 = ChainN<Scalar, 6, RevoluteZ>;
+using Ur5 = Chain<Scalar,
+                 Placed<RevoluteZ, SignedAxes<1, 2, 3>, Offset<false, false, true>>,
+                 Placed<RevoluteZ, SignedAxes<1, 3, -2>, NoOffset>,
+                 Placed<RevoluteZ, SignedAxes<1, 2, 3>, Offset<true, false, false>>,
+                 Placed<RevoluteZ, SignedAxes<1, 2, 3>, Offset<true, false, true>>,
+                 Placed<RevoluteZ, SignedAxes<1, 3, -2>, Offset<false, true, false>>,
+                 Placed<RevoluteZ, SignedAxes<1, -3, 2>, Offset<false, true, false>>>;
 
 namespace detail::ur5 {
 
