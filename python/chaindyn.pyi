@@ -9,6 +9,7 @@ __version__: str
 ArrayLike = npt.ArrayLike
 Vector = npt.NDArray[np.float64]   # shape (n,)
 Matrix = npt.NDArray[np.float64]   # shape (r, c)
+Matrices = npt.NDArray[np.float64] # shape (N, r, c): one matrix per state
 Frame = Union[str, int]            # a frame name (Robot.frame_names) or a link index
 
 class ModelError(ValueError):
@@ -105,6 +106,32 @@ def rnea_derivatives(robot: Robot, q: ArrayLike, qd: ArrayLike,
                      qdd: ArrayLike) -> Tuple[Matrix, Matrix]: ...
 def aba_derivatives(robot: Robot, q: ArrayLike, qd: ArrayLike,
                     tau: ArrayLike) -> Tuple[Matrix, Matrix, Matrix]: ...
+
+class batch:
+    """Many states per call: (nq, N) arrays in, one state per column (any memory order; other
+    dtypes converted). Vector results (nq, N) in Fortran order; per-state matrices (N, r, c),
+    out[s] the state s's. threads: 1 = the calling thread, 0 = every hardware thread."""
+    @staticmethod
+    def rnea(robot: Robot, Q: ArrayLike, Qd: ArrayLike, Qdd: ArrayLike, *,
+             threads: int = 1) -> Matrix: ...  # (nq, N)
+    @staticmethod
+    def aba(robot: Robot, Q: ArrayLike, Qd: ArrayLike, Tau: ArrayLike, *,
+            threads: int = 1) -> Matrix: ...  # (nq, N)
+    @staticmethod
+    def crba(robot: Robot, Q: ArrayLike, *, threads: int = 1) -> Matrices: ...  # (N, nq, nq)
+    @staticmethod
+    def rnea_derivatives(robot: Robot, Q: ArrayLike, Qd: ArrayLike, Qdd: ArrayLike, *,
+                         threads: int = 1) -> Tuple[Matrices, Matrices]: ...
+    @staticmethod
+    def aba_derivatives(robot: Robot, Q: ArrayLike, Qd: ArrayLike, Tau: ArrayLike, *,
+                        threads: int = 1) -> Tuple[Matrices, Matrices, Matrices]: ...
+    @staticmethod
+    def frame_pose(robot: Robot, Q: ArrayLike, frame: Frame, offset: Optional[ArrayLike] = None,
+                   *, threads: int = 1) -> Matrices: ...  # (N, 4, 4)
+    @staticmethod
+    def jacobian(robot: Robot, Q: ArrayLike, frame: Frame, reference: str = "world",
+                 offset: Optional[ArrayLike] = None, *,
+                 threads: int = 1) -> Matrices: ...  # (N, 6, nq)
 
 def regressor(robot: Robot, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> Matrix: ...
 def regressor_with_joint_dynamics(robot: Robot, q: ArrayLike, qd: ArrayLike,

@@ -7,13 +7,6 @@ namespace chaindyn::python {
 
 namespace {
 
-ReferenceFrame reference_arg(const std::string& s, const char* function) {
-  if (s == "world") return ReferenceFrame::world;
-  if (s == "local") return ReferenceFrame::local;
-  throw py::value_error(std::string("chaindyn: ") + function +
-                        ": reference is 'world' or 'local', not '" + s + "'");
-}
-
 /// f_ext: one wrench per link, an (nq, 6) array, row i = [moment; force] on link i in its link
 /// frame about its origin.
 LinkForces<Robot> wrenches_arg(const Robot& r, const py::handle& obj, const char* function) {
