@@ -88,20 +88,22 @@ double batch_against_one_state(std::mt19937& gen, int threads) {
     batch::jacobian(ws, q, frame, ReferenceFrame::local, js_local);
     for (int s = 0; s < n; ++s) {
       const auto cols = [&](const auto& m, int k) { return m.middleCols(s * k, k); };
-      rnea(model, data, q.col(s), qd.col(s), qdd.col(s));
+      // the in-place forms take Model::Vector (for a ChainX exactly that type): copies
+      const Vector qs = q.col(s), qds = qd.col(s), qdds = qdd.col(s), taus = tau.col(s);
+      rnea(model, data, qs, qds, qdds);
       worst.add("rnea", tau.col(s), data.tau);
-      crba(model, data, q.col(s));
+      crba(model, data, qs);
       const double cond = condition_number(data.M);
-      aba(model, data, q.col(s), qd.col(s), tau.col(s));
+      aba(model, data, qs, qds, taus);
       worst.add("aba", acc.col(s), data.qdd, cond);
       worst.add("crba", cols(ms, N), data.M);
-      const Transform<double>& x = frame_pose(model, data, q.col(s), frame);
+      const Transform<double>& x = frame_pose(model, data, qs, frame);
       worst.add("frame_pose", cols(poses, 4).template leftCols<3>(), x.rotation);
       worst.add("frame_pose", cols(poses, 4).col(3), x.translation);
       FrameJacobian<Model> j(6, N);
-      jacobian(model, data, q.col(s), frame, ReferenceFrame::world, j);
+      jacobian(model, data, qs, frame, ReferenceFrame::world, j);
       worst.add("jacobian world", cols(js, N), j);
-      jacobian(model, data, q.col(s), frame, ReferenceFrame::local, j);
+      jacobian(model, data, qs, frame, ReferenceFrame::local, j);
       worst.add("jacobian local", cols(js_local, N), j);
     }
     // The derivatives on the short batches of the chain with every joint kind only: with the
@@ -111,15 +113,17 @@ double batch_against_one_state(std::mt19937& gen, int threads) {
       if (n == 100) continue;
       batch::rnea_derivatives(ws, q, qd, qdd, d1, d2);
       for (int s = 0; s < n; ++s) {
-        rnea_derivatives(model, dd, q.col(s), qd.col(s), qdd.col(s));
+        const Vector qs = q.col(s), qds = qd.col(s), qdds = qdd.col(s);
+        rnea_derivatives(model, dd, qs, qds, qdds);
         worst.add("rnea_derivatives", d1.middleCols(s * N, N), dd.dtau_dq);
         worst.add("rnea_derivatives", d2.middleCols(s * N, N), dd.dtau_dqd);
       }
       batch::aba_derivatives(ws, q, qd, tau, d1, d2, d3);
       for (int s = 0; s < n; ++s) {
-        crba(model, data, q.col(s));
+        const Vector qs = q.col(s), qds = qd.col(s), taus = tau.col(s);
+        crba(model, data, qs);
         const double cond = condition_number(data.M);
-        aba_derivatives(model, dd, q.col(s), qd.col(s), tau.col(s));
+        aba_derivatives(model, dd, qs, qds, taus);
         worst.add("aba_derivatives", d1.middleCols(s * N, N), dd.dqdd_dq, cond);
         worst.add("aba_derivatives", d2.middleCols(s * N, N), dd.dqdd_dqd, cond);
         worst.add("aba_derivatives", d3.middleCols(s * N, N), dd.dqdd_dtau, cond);

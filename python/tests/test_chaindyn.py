@@ -155,6 +155,56 @@ def test_payload_identification_recovers_the_payload():
     assert rel(e["com"], [0.01, -0.02, 0.05]) < 1e-9
 
 
+def test_online_payload_estimator_agrees_with_the_batch_least_squares_and_detects_a_grasp():
+    known = cd.robots.kuka_iiwa()
+    loaded = known.copy()
+    loaded.set_payload(6, 0.851, [0.01, -0.02, 0.05], np.diag([2e-3, 3e-3, 1e-3]))
+    rng = np.random.default_rng(16)
+    samples = [rng.uniform(-2, 2, (3, 7)) for _ in range(60)]
+    noise = [rng.normal(0.0, 0.01, 7) for _ in samples]
+    # recursive least squares (no random walk; the default prior, 10 kg, 1 kg m, 0.1 kg m^2,
+    # weak against 420 equations) on noisy torques against PayloadIdentification (the C++
+    # batch least squares) on the same samples
+    online = cd.OnlinePayloadEstimator(known, torque_std=np.full(7, 0.01),
+                                       process_std=np.zeros(10), change_threshold=0.0)
+    batch = cd.PayloadIdentification(known)
+    for (q, qd, qdd), e in zip(samples, noise):
+        tau = cd.rnea(loaded, q, qd, qdd) + e
+        assert online.update(q, qd, qdd, tau)["accepted"]
+        batch.add_sample(q, qd, qdd, tau)
+    x, y = online.estimate(), batch.estimate()
+    assert online.ticks == 60 and x["physical"] and y["ok"]
+    assert rel(x["parameters"], y["parameters"]) < 1e-6  # measured 4e-8
+    assert np.all(np.abs(x["parameters"] - y["parameters"]) < 0.01 * y["standard_deviation"])
+    assert abs(x["mass"] - 0.851) < 0.01
+    # a refused sample changes nothing; sizes are checked
+    nan = np.full(7, np.nan)
+    assert not online.update(nan, nan, nan, nan)["accepted"] and online.ticks == 60
+    with pytest.raises(ValueError, match=r"update: qd has shape \(6,\); a vector of 7"):
+        online.update(np.zeros(7), np.zeros(6), np.zeros(7), np.zeros(7))
+    # the default filter: no payload for 50 ticks, then the grasp is detected within a few
+    est = cd.OnlinePayloadEstimator(known)
+    fired = []
+    for k in range(100):
+        q, qd, qdd = rng.uniform(-2, 2, (3, 7))
+        tau = cd.rnea(loaded if k >= 50 else known, q, qd, qdd) + rng.normal(0.0, 0.05, 7)
+        if est.update(q, qd, qdd, tau)["change_detected"]:
+            fired.append(k)
+    assert fired and 50 <= fired[0] <= 55 and est.changes >= 1
+    assert abs(est.estimate()["mass"] - 0.851) < 0.05
+    est.reset()
+    assert est.estimate()["mass"] == 0.0
+
+
+def test_christoffel_symbols_give_the_coriolis_matrix():
+    r = cd.robots.kuka_iiwa()
+    q, qd = np.full(7, 0.3), np.linspace(-1, 1, 7)
+    gamma = cd.christoffel_symbols(r, q)
+    assert gamma.shape == (7, 7, 7)
+    assert rel(gamma @ qd, cd.coriolis_matrix(r, q, qd)) < 1e-13
+    assert rel(gamma, np.transpose(gamma, (0, 2, 1))) < 1e-13  # each gamma[i] symmetric
+
+
 def test_simulate_with_a_python_controller_and_trajectories():
     r = cd.robots.kuka_iiwa()
     q_goal = np.full(7, 0.3)
