@@ -246,6 +246,90 @@ release and resets the covariance). estimate() gives the current payload.)doc")
       .def_property_readonly("changes", &Online::changes, "Changes detected.")
       .def_property_readonly("covariance", [](const Online& e) { return Mat(e.covariance()); });
 
+  using WholeRobot = RobotIdentification<Robot>;
+  py::class_<WholeRobot>(m, "RobotIdentification", R"doc(
+Identification of a whole robot's dynamics from samples (q, qd, qdd, tau): least squares on its
+base parameters (least_squares()) and a physically consistent robot (physically_consistent(prior)).
+The base parameters are computed from the robot's kinematics when it is made.)doc")
+      .def(py::init([](const Robot& r, bool joint_dynamics, std::size_t samples,
+                       std::uint32_t seed) {
+             return WholeRobot(r, base_parameters(r, joint_dynamics, samples, seed));
+           }),
+           arg("robot"), py::kw_only(), arg("joint_dynamics") = true, arg("samples") = 200,
+           arg("seed") = 20261125u,
+           "robot: the kinematics and gravity (its inertias are not used; with "
+           "joint_dynamics=False its damping, friction and armature are taken as known). "
+           "samples, seed: the random states base_parameters finds the base parameters from.")
+      .def(
+          "add_sample",
+          [](WholeRobot& id, const py::object& q, const py::object& qd, const py::object& qdd,
+             const py::object& tau) {
+            const char* f = "RobotIdentification.add_sample";
+            const BaseParameters& bp = id.base_parameters();  // 10 or 13 columns per joint
+            const py::ssize_t n = bp.columns / (bp.joint_dynamics ? 13 : kInertialParametersPerLink);
+            id.add_sample(joint_vec(n, q, f, "q"), joint_vec(n, qd, f, "qd"),
+                          joint_vec(n, qdd, f, "qdd"), joint_vec(n, tau, f, "tau"));
+          },
+          arg("q"), arg("qd"), arg("qdd"), arg("tau"),
+          "Adds one sample (ValueError if a number is not finite).")
+      .def_property_readonly("samples", &WholeRobot::samples)
+      .def_property_readonly("rank", [](const WholeRobot& id) { return id.base_parameters().rank; },
+                             "The number of base parameters.")
+      .def(
+          "base_values",
+          [](const WholeRobot& id, const Robot& r) {
+            const BaseParameters& bp = id.base_parameters();
+            return Vec(bp.base_values(bp.joint_dynamics ? Vec(parameters_with_joint_dynamics(r))
+                                                        : Vec(inertial_parameters(r))));
+          },
+          arg("robot"), "The base parameters of a robot (e.g. the truth, to compare with).")
+      .def(
+          "least_squares",
+          [](const WholeRobot& id) {
+            const BaseEstimate e = id.least_squares();
+            py::dict out;
+            out["ok"] = e.ok;
+            out["message"] = e.message;
+            out["base"] = e.base;
+            out["standard_deviation"] = e.standard_deviation;
+            out["covariance"] = e.covariance;
+            out["sigma"] = e.sigma;
+            out["residual_rms"] = e.residual_rms;
+            out["condition_number"] = e.condition_number;
+            out["samples"] = e.samples;
+            out["equations"] = e.equations;
+            return out;
+          },
+          "A dict: ok, message, base, standard_deviation, covariance, sigma, residual_rms, "
+          "condition_number, samples, equations.")
+      .def(
+          "physically_consistent",
+          [](const WholeRobot& id, const Robot& prior, double prior_weight,
+             double minimum_eigenvalue, double tolerance, int max_newton_steps) {
+            ConsistentOptions o;
+            o.prior_weight = prior_weight;
+            o.minimum_eigenvalue = minimum_eigenvalue;
+            o.tolerance = tolerance;
+            o.max_newton_steps = max_newton_steps;
+            ConsistentEstimate<Robot> e = id.physically_consistent(prior, o);
+            py::dict out;
+            out["robot"] = std::move(e.model);
+            out["standard"] = e.standard;
+            out["base"] = e.base;
+            out["residual_rms"] = e.residual_rms;
+            out["least_squares_residual_rms"] = e.least_squares_residual_rms;
+            out["smallest_margin"] = e.smallest_margin;
+            out["newton_steps"] = e.newton_steps;
+            out["converged"] = e.converged;
+            return out;
+          },
+          arg("prior"), py::kw_only(), arg("prior_weight") = 1e-6,
+          arg("minimum_eigenvalue") = 1e-8, arg("tolerance") = 1e-9,
+          arg("max_newton_steps") = 2000,
+          "The physical robot nearest the data, regularised towards `prior` (same kinematics). "
+          "A dict: robot (a Robot), standard, base, residual_rms, least_squares_residual_rms, "
+          "smallest_margin, newton_steps, converged. ValueError when least_squares() is not ok.");
+
   // --- simulation ---
   m.def(
       "simulate",

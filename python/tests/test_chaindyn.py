@@ -196,6 +196,42 @@ def test_online_payload_estimator_agrees_with_the_batch_least_squares_and_detect
     assert est.estimate()["mass"] == 0.0
 
 
+def test_robot_identification_recovers_the_base_parameters_and_a_physical_robot():
+    truth = cd.robots.kuka_iiwa()
+    links = truth.links
+    rng = np.random.default_rng(18)
+    for link in links:  # joint dynamics to identify
+        link.damping, link.friction, link.armature = rng.uniform(0.1, 1.0, 3)
+    truth = cd.Robot(links)
+    for link in links:  # the prior: masses 20 % off, no joint dynamics
+        link.mass *= rng.uniform(0.8, 1.2)
+        link.damping = link.friction = link.armature = 0.0
+    prior = cd.Robot(links)
+    ident = cd.RobotIdentification(truth)
+    assert ident.rank < 13 * 7
+    for _ in range(150):
+        q, qd, qdd = rng.uniform(-2, 2, (3, 7))
+        ident.add_sample(q, qd, qdd, cd.rnea(truth, q, qd, qdd))
+    ls = ident.least_squares()
+    want = ident.base_values(truth)
+    assert ls["ok"] and ls["samples"] == 150 and rel(ls["base"], want) < 1e-9
+    pc = ident.physically_consistent(prior, prior_weight=1e-12)
+    assert pc["converged"] and pc["smallest_margin"] > 0.0
+    assert rel(pc["base"], want) < 1e-9
+    robot = pc["robot"]
+    assert isinstance(robot, cd.Robot) and robot.nq == 7
+    assert all(l.mass > 0 and np.all(np.linalg.eigvalsh(l.inertia) > 0) for l in robot.links)
+    for _ in range(5):  # the identified robot's torques are the truth's
+        q, qd, qdd = rng.uniform(-2, 2, (3, 7))
+        assert rel(cd.rnea(robot, q, qd, qdd), cd.rnea(truth, q, qd, qdd)) < 1e-8
+    with pytest.raises(ValueError, match="not finite"):
+        ident.add_sample(np.zeros(7), np.zeros(7), np.zeros(7), np.full(7, np.nan))
+    few = cd.RobotIdentification(truth)
+    assert not few.least_squares()["ok"]
+    with pytest.raises(ValueError, match="physically_consistent"):
+        few.physically_consistent(prior)
+
+
 def test_christoffel_symbols_give_the_coriolis_matrix():
     r = cd.robots.kuka_iiwa()
     q, qd = np.full(7, 0.3), np.linspace(-1, 1, 7)
