@@ -280,6 +280,26 @@ TEST_CASE("whole-robot identification of the iiwa with friction and armature: no
     }
     INFO("worst relative torque error of the identified robot at random states: " << worst);
     CHECK(worst < 1e-9);
+
+    // The runtime-sized chain (the Python module's robot), same samples: the same fits, and
+    // the identified ChainX keeps the prior's joint kinds.
+    using X = ChainX<double>;
+    RobotIdentification<X> idx(X::from(truth), bp);
+    for (int k = 0; k < samples; ++k) {
+      Vector q, qd, qdd;
+      train.evaluate(train.period() * k / samples, q, qd, qdd);
+      idx.add_sample(q, qd, qdd, rnea(truth, q, qd, qdd));
+    }
+    const BaseEstimate lsx = idx.least_squares();
+    REQUIRE(lsx.ok);
+    CHECK((lsx.base - ls.base).norm() < 1e-12 * ls.base.norm());
+    const ConsistentEstimate<X> pcx = idx.physically_consistent(X::from(prior), options);
+    CHECK(pcx.converged);
+    CHECK((pcx.base - truth_base).norm() < 1e-10 * truth_base.norm());
+    REQUIRE(pcx.model.joint_count() == 7);
+    CHECK(pcx.model.joint(6).kind() == JointKind::revolute);
+    const Vector q = test::random_state<Vector>(gen, 2.0);
+    CHECK(test::relative_error(rnea(pcx.model, q, q, q), rnea(pc.model, q, q, q)) < 1e-9);
   }
 
   {  // noisy: held-out torques within three times the noise's prediction, a physical robot no

@@ -42,29 +42,40 @@ double condition_number(const Matrix& m) {
   return eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
 }
 
-/// Runs every batch function over random states of a random Model (joint dynamics on: Coulomb
-/// friction's sign is taken lane by lane) and compares each column with the one-state call.
-/// Column 0 has qd = 0 (sign 0 in every lane where it is repeated).
-template <typename Model, int W, bool kDerivatives>
+/// A random chain of type Model (joint dynamics on: Coulomb friction's sign is taken lane by
+/// lane); a ChainX is made from a random chain of type Source.
+template <typename Model, typename Source>
+Model random_model(std::mt19937& gen) {
+  if constexpr (Model::nq == Eigen::Dynamic) {
+    return Model::from(Source(test::random_links<Source>(gen, true)));
+  } else {
+    return Model(test::random_links<Model>(gen, true));
+  }
+}
+
+/// Runs every batch function over random states of a random Model and compares each column
+/// with the one-state call. Column 0 has qd = 0 (sign 0 in every lane where it is repeated).
+/// Model may be a ChainX<double> (made from a random Source chain).
+template <typename Model, int W, bool kDerivatives, typename Source = Model>
 double batch_against_one_state(std::mt19937& gen, int threads) {
-  constexpr int N = Model::nq;
   using Vector = typename Model::Vector;
-  using Mat = Eigen::Matrix<double, N, Eigen::Dynamic>;
-  const Model model(test::random_links<Model>(gen, true));
+  using Mat = Eigen::Matrix<double, Model::nq, Eigen::Dynamic>;
+  const Model model = random_model<Model, Source>(gen);
+  const int N = int(chaindyn::detail::joint_count(model));
   batch::Workspace<Model, W> ws(model, {threads});
   REQUIRE(ws.threads() == threads);
   const auto frame = model.frame(std::size_t(N - 1), Transform<double>(
       test::random_rotation(gen), test::random_vector(gen, -0.2, 0.2)));
-  DerivativesData<Model> dd;
+  DerivativesData<Model> dd(model);
   Data<Model>& data = dd.data;
   Worst worst;
   for (const int n : {1, W - 1, W, W + 1, 100}) {
     if (n < 1) continue;
     Mat q(N, n), qd(N, n), qdd(N, n);
     for (int s = 0; s < n; ++s) {
-      q.col(s) = test::random_state<Vector>(gen, 3.0);
-      qd.col(s) = s == 0 ? Vector(Vector::Zero()) : test::random_state<Vector>(gen, 2.0);
-      qdd.col(s) = test::random_state<Vector>(gen, 2.0);
+      q.col(s) = test::random_state<Vector>(gen, 3.0, N);
+      qd.col(s) = s == 0 ? Vector(Vector::Zero(N)) : test::random_state<Vector>(gen, 2.0, N);
+      qdd.col(s) = test::random_state<Vector>(gen, 2.0, N);
     }
     Mat tau(N, n), acc(N, n), ms(N, N * n), d1(N, N * n), d2(N, N * n), d3(N, N * n);
     Eigen::Matrix<double, 3, Eigen::Dynamic> poses(3, 4 * n);
@@ -77,20 +88,22 @@ double batch_against_one_state(std::mt19937& gen, int threads) {
     batch::jacobian(ws, q, frame, ReferenceFrame::local, js_local);
     for (int s = 0; s < n; ++s) {
       const auto cols = [&](const auto& m, int k) { return m.middleCols(s * k, k); };
-      rnea(model, data, q.col(s), qd.col(s), qdd.col(s));
+      // the in-place forms take Model::Vector (for a ChainX exactly that type): copies
+      const Vector qs = q.col(s), qds = qd.col(s), qdds = qdd.col(s), taus = tau.col(s);
+      rnea(model, data, qs, qds, qdds);
       worst.add("rnea", tau.col(s), data.tau);
-      crba(model, data, q.col(s));
+      crba(model, data, qs);
       const double cond = condition_number(data.M);
-      aba(model, data, q.col(s), qd.col(s), tau.col(s));
+      aba(model, data, qs, qds, taus);
       worst.add("aba", acc.col(s), data.qdd, cond);
       worst.add("crba", cols(ms, N), data.M);
-      const Transform<double>& x = frame_pose(model, data, q.col(s), frame);
+      const Transform<double>& x = frame_pose(model, data, qs, frame);
       worst.add("frame_pose", cols(poses, 4).template leftCols<3>(), x.rotation);
       worst.add("frame_pose", cols(poses, 4).col(3), x.translation);
-      FrameJacobian<Model> j;
-      jacobian(model, data, q.col(s), frame, ReferenceFrame::world, j);
+      FrameJacobian<Model> j(6, N);
+      jacobian(model, data, qs, frame, ReferenceFrame::world, j);
       worst.add("jacobian world", cols(js, N), j);
-      jacobian(model, data, q.col(s), frame, ReferenceFrame::local, j);
+      jacobian(model, data, qs, frame, ReferenceFrame::local, j);
       worst.add("jacobian local", cols(js_local, N), j);
     }
     // The derivatives on the short batches of the chain with every joint kind only: with the
@@ -100,15 +113,17 @@ double batch_against_one_state(std::mt19937& gen, int threads) {
       if (n == 100) continue;
       batch::rnea_derivatives(ws, q, qd, qdd, d1, d2);
       for (int s = 0; s < n; ++s) {
-        rnea_derivatives(model, dd, q.col(s), qd.col(s), qdd.col(s));
+        const Vector qs = q.col(s), qds = qd.col(s), qdds = qdd.col(s);
+        rnea_derivatives(model, dd, qs, qds, qdds);
         worst.add("rnea_derivatives", d1.middleCols(s * N, N), dd.dtau_dq);
         worst.add("rnea_derivatives", d2.middleCols(s * N, N), dd.dtau_dqd);
       }
       batch::aba_derivatives(ws, q, qd, tau, d1, d2, d3);
       for (int s = 0; s < n; ++s) {
-        crba(model, data, q.col(s));
+        const Vector qs = q.col(s), qds = qd.col(s), taus = tau.col(s);
+        crba(model, data, qs);
         const double cond = condition_number(data.M);
-        aba_derivatives(model, dd, q.col(s), qd.col(s), tau.col(s));
+        aba_derivatives(model, dd, qs, qds, taus);
         worst.add("aba_derivatives", d1.middleCols(s * N, N), dd.dqdd_dq, cond);
         worst.add("aba_derivatives", d2.middleCols(s * N, N), dd.dqdd_dqd, cond);
         worst.add("aba_derivatives", d3.middleCols(s * N, N), dd.dqdd_dtau, cond);
@@ -142,6 +157,29 @@ TEST_CASE("batch functions equal the one-state functions column by column", "[ba
   }
   CHECK(batch_against_one_state<Mixed, 1, false>(gen, 1) <= kTolerance);
   CHECK(batch_against_one_state<Mixed, 8, true>(gen, 2) <= kTolerance);
+}
+
+// The runtime-sized chain (the Python module's robot): its joints of every kind and axis, one
+// pack width (the build's default, as the Python module's), with the derivatives, whose
+// workspace a ChainX sizes at run time.
+TEST_CASE("batch functions on a ChainX equal the one-state functions column by column",
+          "[batch][chainx]") {
+  using Mixed = std::tuple_element_t<1, test::MixedChains<double>>;  // every joint kind
+  std::mt19937 gen(test::kSeed + 1504);
+  for (const int threads : {1, 2}) {
+    INFO("threads " << threads);
+    CHECK(batch_against_one_state<ChainX<double>, batch::native_width, true, Mixed>(
+              gen, threads) <= kTolerance);
+  }
+  // The workspace keeps its joint count: set_model with another ChainX size is refused.
+  const auto iiwa = ChainX<double>::from(robots::kuka_iiwa());
+  batch::Workspace<ChainX<double>> ws(iiwa);
+  CHECK(ws.joint_count() == 7);
+  CHECK_THROWS_WITH(ws.set_model(ChainX<double>::from(robots::two_link_arm())),
+                    Catch::Contains("the model has 2 joints; the workspace was made for 7"));
+  const batch::States<ChainX<double>> q = batch::States<ChainX<double>>::Random(7, 3);
+  const batch::States<ChainX<double>> tau = batch::rnea(iiwa, q, q, q);
+  CHECK(relative_error(tau.col(2), rnea(iiwa, q.col(2), q.col(2), q.col(2))) <= kTolerance);
 }
 
 TEST_CASE("batch: the returning forms equal the in-place forms, and sizes and threads are checked",

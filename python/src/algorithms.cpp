@@ -7,13 +7,6 @@ namespace chaindyn::python {
 
 namespace {
 
-ReferenceFrame reference_arg(const std::string& s, const char* function) {
-  if (s == "world") return ReferenceFrame::world;
-  if (s == "local") return ReferenceFrame::local;
-  throw py::value_error(std::string("chaindyn: ") + function +
-                        ": reference is 'world' or 'local', not '" + s + "'");
-}
-
 /// f_ext: one wrench per link, an (nq, 6) array, row i = [moment; force] on link i in its link
 /// frame about its origin.
 LinkForces<Robot> wrenches_arg(const Robot& r, const py::handle& obj, const char* function) {
@@ -99,6 +92,22 @@ void bind_algorithms(py::module_& m) {
       arg("robot"), arg("q"), arg("qd"),
       "C(q, qd) in Christoffel form: C qd = nonlinear_effects - gravity_torques, Mdot - 2C "
       "skew-symmetric.");
+  m.def(
+      "christoffel_symbols",
+      [](const Robot& r, const py::object& q) {
+        const auto gamma = christoffel_symbols(r, vec_arg(q, "christoffel_symbols", "q").map());
+        const auto n = py::ssize_t(r.joint_count());
+        py::array_t<double> out({n, n, n});
+        for (py::ssize_t i = 0; i < n; ++i) {
+          for (py::ssize_t j = 0; j < n; ++j) {
+            for (py::ssize_t k = 0; k < n; ++k) out.mutable_at(i, j, k) = gamma[std::size_t(i)](j, k);
+          }
+        }
+        return out;
+      },
+      arg("robot"), arg("q"),
+      "The Christoffel symbols of the first kind, an (nq, nq, nq) array: out[i, j, k] = "
+      "1/2 (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i), so C[i, j] = out[i, j, :] @ qd.");
   m.def(
       "inverse_mass_matrix",
       [](const Robot& r, const py::object& q) -> Mat {

@@ -1,5 +1,5 @@
 // The shared parts of the Python module's translation units: the robot type (ChainX<double>),
-// numpy <-> Eigen conversion with the argument checks, and the three binders.
+// numpy <-> Eigen conversion with the argument checks, and the four binders.
 #pragma once
 
 #include <chaindyn/chaindyn.hpp>
@@ -125,8 +125,26 @@ inline Robot::FrameType frame_arg(const Robot& robot, const py::handle& frame,
                        ": frame must be a frame name (str) or a link index (int)");
 }
 
+/// A Jacobian's coordinates: "world" or "local".
+inline ReferenceFrame reference_arg(const std::string& s, const char* function) {
+  if (s == "world") return ReferenceFrame::world;
+  if (s == "local") return ReferenceFrame::local;
+  throw py::value_error(std::string("chaindyn: ") + function +
+                        ": reference is 'world' or 'local', not '" + s + "'");
+}
+
+/// The key in a Robot's __dict__ of its batch workspaces (batch.cpp).
+inline constexpr const char* kBatchWorkspaces = "_batch_workspaces";
+
+/// Drops a robot's batch workspaces (their model casts are stale): the mutators call it.
+inline void forget_batch_workspaces(const py::handle& robot) {
+  py::dict dict = robot.attr("__dict__");
+  if (dict.contains(kBatchWorkspaces)) PyDict_DelItemString(dict.ptr(), kBatchWorkspaces);
+}
+
 void bind_model(py::module_& m);
 void bind_algorithms(py::module_& m);
 void bind_extras(py::module_& m);
+void bind_batch(py::module_& m);
 
 }  // namespace chaindyn::python

@@ -89,7 +89,8 @@ Coulomb friction and armature. SI units.)doc")
           "armature", [](const Link<double>& l) { return l.dynamics.armature; },
           [](Link<double>& l, double v) { l.dynamics.armature = v; });
 
-  py::class_<Robot>(m, "Robot", R"doc(
+  // dynamic_attr: a robot keeps its batch workspaces in its __dict__ (batch.cpp)
+  py::class_<Robot>(m, "Robot", py::dynamic_attr(), R"doc(
 A serial robot of any number of revolute and prismatic joints (chaindyn's ChainX<double>):
 made from links, by chaindyn.robots, chaindyn.load_urdf or chaindyn.dh_standard/dh_modified.
 Joint vectors are 1-D float arrays of nq entries; matrices are 2-D arrays.)doc")
@@ -132,7 +133,10 @@ Joint vectors are 1-D float arrays of nq entries; matrices are 2-D arrays.)doc")
           "The named frames (a URDF's links, frames added with add_frame).")
       .def_property(
           "gravity", [](const Robot& r) { return Eigen::Vector3d(r.gravity()); },
-          [](Robot& r, const py::object& g) { r.set_gravity(fixed_arg<3, 1>(g, "Robot.gravity", "gravity")); },
+          [](const py::object& self, const py::object& g) {
+            self.cast<Robot&>().set_gravity(fixed_arg<3, 1>(g, "Robot.gravity", "gravity"));
+            forget_batch_workspaces(self);
+          },
           "Gravity in base coordinates (m/s^2).")
       .def_property_readonly("damping", [](const Robot& r) { return Vec(r.damping()); })
       .def_property_readonly("friction", [](const Robot& r) { return Vec(r.friction()); })
@@ -149,18 +153,26 @@ Joint vectors are 1-D float arrays of nq entries; matrices are 2-D arrays.)doc")
           "frame, e.g. a tool centre point.")
       .def(
           "set_payload",
-          [](Robot& r, std::size_t link, double mass, const py::object& com, const py::object& inertia) {
+          [](const py::object& self, std::size_t link, double mass, const py::object& com,
+             const py::object& inertia) {
+            Robot& r = self.cast<Robot&>();
             Payload<double> p;
             p.mass = mass;
             p.com = fixed_arg<3, 1>(com, "Robot.set_payload", "com");
             p.inertia = inertia.is_none() ? Eigen::Matrix3d::Zero()
                                           : Eigen::Matrix3d(fixed_arg<3, 3>(inertia, "Robot.set_payload", "inertia"));
             r.set_payload(link, p);
+            forget_batch_workspaces(self);
           },
           py::arg("link"), py::arg("mass"), py::arg("com"), py::arg("inertia") = py::none(),
           "Attaches a rigid payload to link `link`: mass (kg), centre of mass (link frame, m), "
           "inertia about it (3x3, link axes; zero when omitted: a point mass).")
-      .def("clear_payload", [](Robot& r, std::size_t link) { r.clear_payload(link); }, py::arg("link"),
+      .def("clear_payload",
+           [](const py::object& self, std::size_t link) {
+             self.cast<Robot&>().clear_payload(link);
+             forget_batch_workspaces(self);
+           },
+           py::arg("link"),
            "Removes link `link`'s payload.")
       .def("copy", [](const Robot& r) { return Robot(r); }, "A copy of the robot.")
       .def("__repr__", [](const Robot& r) {
@@ -247,4 +259,5 @@ Conventions: spatial vectors [angular; linear], SI units, tau = M qdd + C qd + g
   chaindyn::python::bind_model(m);
   chaindyn::python::bind_algorithms(m);
   chaindyn::python::bind_extras(m);
+  chaindyn::python::bind_batch(m);
 }

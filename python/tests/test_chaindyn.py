@@ -155,6 +155,92 @@ def test_payload_identification_recovers_the_payload():
     assert rel(e["com"], [0.01, -0.02, 0.05]) < 1e-9
 
 
+def test_online_payload_estimator_agrees_with_the_batch_least_squares_and_detects_a_grasp():
+    known = cd.robots.kuka_iiwa()
+    loaded = known.copy()
+    loaded.set_payload(6, 0.851, [0.01, -0.02, 0.05], np.diag([2e-3, 3e-3, 1e-3]))
+    rng = np.random.default_rng(16)
+    samples = [rng.uniform(-2, 2, (3, 7)) for _ in range(60)]
+    noise = [rng.normal(0.0, 0.01, 7) for _ in samples]
+    # recursive least squares (no random walk; the default prior, 10 kg, 1 kg m, 0.1 kg m^2,
+    # weak against 420 equations) on noisy torques against PayloadIdentification (the C++
+    # batch least squares) on the same samples
+    online = cd.OnlinePayloadEstimator(known, torque_std=np.full(7, 0.01),
+                                       process_std=np.zeros(10), change_threshold=0.0)
+    batch = cd.PayloadIdentification(known)
+    for (q, qd, qdd), e in zip(samples, noise):
+        tau = cd.rnea(loaded, q, qd, qdd) + e
+        assert online.update(q, qd, qdd, tau)["accepted"]
+        batch.add_sample(q, qd, qdd, tau)
+    x, y = online.estimate(), batch.estimate()
+    assert online.ticks == 60 and x["physical"] and y["ok"]
+    assert rel(x["parameters"], y["parameters"]) < 1e-6  # measured 4e-8
+    assert np.all(np.abs(x["parameters"] - y["parameters"]) < 0.01 * y["standard_deviation"])
+    assert abs(x["mass"] - 0.851) < 0.01
+    # a refused sample changes nothing; sizes are checked
+    nan = np.full(7, np.nan)
+    assert not online.update(nan, nan, nan, nan)["accepted"] and online.ticks == 60
+    with pytest.raises(ValueError, match=r"update: qd has shape \(6,\); a vector of 7"):
+        online.update(np.zeros(7), np.zeros(6), np.zeros(7), np.zeros(7))
+    # the default filter: no payload for 50 ticks, then the grasp is detected within a few
+    est = cd.OnlinePayloadEstimator(known)
+    fired = []
+    for k in range(100):
+        q, qd, qdd = rng.uniform(-2, 2, (3, 7))
+        tau = cd.rnea(loaded if k >= 50 else known, q, qd, qdd) + rng.normal(0.0, 0.05, 7)
+        if est.update(q, qd, qdd, tau)["change_detected"]:
+            fired.append(k)
+    assert fired and 50 <= fired[0] <= 55 and est.changes >= 1
+    assert abs(est.estimate()["mass"] - 0.851) < 0.05
+    est.reset()
+    assert est.estimate()["mass"] == 0.0
+
+
+def test_robot_identification_recovers_the_base_parameters_and_a_physical_robot():
+    truth = cd.robots.kuka_iiwa()
+    links = truth.links
+    rng = np.random.default_rng(18)
+    for link in links:  # joint dynamics to identify
+        link.damping, link.friction, link.armature = rng.uniform(0.1, 1.0, 3)
+    truth = cd.Robot(links)
+    for link in links:  # the prior: masses 20 % off, no joint dynamics
+        link.mass *= rng.uniform(0.8, 1.2)
+        link.damping = link.friction = link.armature = 0.0
+    prior = cd.Robot(links)
+    ident = cd.RobotIdentification(truth)
+    assert ident.rank < 13 * 7
+    for _ in range(150):
+        q, qd, qdd = rng.uniform(-2, 2, (3, 7))
+        ident.add_sample(q, qd, qdd, cd.rnea(truth, q, qd, qdd))
+    ls = ident.least_squares()
+    want = ident.base_values(truth)
+    assert ls["ok"] and ls["samples"] == 150 and rel(ls["base"], want) < 1e-9
+    pc = ident.physically_consistent(prior, prior_weight=1e-12)
+    assert pc["converged"] and pc["smallest_margin"] > 0.0
+    assert rel(pc["base"], want) < 1e-9
+    robot = pc["robot"]
+    assert isinstance(robot, cd.Robot) and robot.nq == 7
+    assert all(l.mass > 0 and np.all(np.linalg.eigvalsh(l.inertia) > 0) for l in robot.links)
+    for _ in range(5):  # the identified robot's torques are the truth's
+        q, qd, qdd = rng.uniform(-2, 2, (3, 7))
+        assert rel(cd.rnea(robot, q, qd, qdd), cd.rnea(truth, q, qd, qdd)) < 1e-8
+    with pytest.raises(ValueError, match="not finite"):
+        ident.add_sample(np.zeros(7), np.zeros(7), np.zeros(7), np.full(7, np.nan))
+    few = cd.RobotIdentification(truth)
+    assert not few.least_squares()["ok"]
+    with pytest.raises(ValueError, match="physically_consistent"):
+        few.physically_consistent(prior)
+
+
+def test_christoffel_symbols_give_the_coriolis_matrix():
+    r = cd.robots.kuka_iiwa()
+    q, qd = np.full(7, 0.3), np.linspace(-1, 1, 7)
+    gamma = cd.christoffel_symbols(r, q)
+    assert gamma.shape == (7, 7, 7)
+    assert rel(gamma @ qd, cd.coriolis_matrix(r, q, qd)) < 1e-13
+    assert rel(gamma, np.transpose(gamma, (0, 2, 1))) < 1e-13  # each gamma[i] symmetric
+
+
 def test_simulate_with_a_python_controller_and_trajectories():
     r = cd.robots.kuka_iiwa()
     q_goal = np.full(7, 0.3)

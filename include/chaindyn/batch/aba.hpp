@@ -15,7 +15,7 @@ template <typename Model, int W, typename Q, typename Qd, typename Tau, typename
 void aba(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Qd>& qd,
          const Eigen::MatrixBase<Tau>& tau, const Eigen::MatrixBase<Qdd>& qdd_out) {
   using PackModel = typename Workspace<Model, W>::PackModel;
-  constexpr int N = Model::nq;
+  const Eigen::Index N = ws.joint_count();
   const Eigen::Index n = q.cols();
   detail::check_batch_size(q, N, n, "aba", "Q");
   detail::check_batch_size(qd, N, n, "aba", "Qd");
@@ -24,7 +24,7 @@ void aba(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::Ma
   auto& qdd = const_cast<Eigen::MatrixBase<Qdd>&>(qdd_out);  // Eigen's idiom for output blocks
   const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
-    typename PackModel::Vector pq, pqd, ptau;
+    auto& [pq, pqd, ptau] = ws.inputs(t);
     for (Eigen::Index c = first; c < first + count; c += W) {
       const int m = int(std::min<Eigen::Index>(W, first + count - c));
       detail::gather(q, c, m, pq);
@@ -34,7 +34,7 @@ void aba(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::Ma
       detail::scatter(data.qdd, c, m, qdd);
     }
   };
-  ws.for_each_range(n, sizeof(double) * N, kernel);
+  ws.for_each_range(n, sizeof(double) * std::size_t(N), kernel);
 }
 
 /// Returning form: a Workspace made for this call (it allocates; in a loop, keep a Workspace).
@@ -43,7 +43,7 @@ States<Model> aba(const Model& model, const Eigen::MatrixBase<Q>& q,
                   const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau,
                   const Options& options = {}) {
   Workspace<Model> ws(model, options);
-  States<Model> qdd(Model::nq, q.cols());
+  States<Model> qdd(ws.joint_count(), q.cols());
   batch::aba(ws, q, qd, tau, qdd);
   return qdd;
 }

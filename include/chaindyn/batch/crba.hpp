@@ -15,14 +15,14 @@ template <typename Model, int W, typename Q, typename Ms>
 void crba(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
           const Eigen::MatrixBase<Ms>& m_out) {
   using PackModel = typename Workspace<Model, W>::PackModel;
-  constexpr int N = Model::nq;
+  const Eigen::Index N = ws.joint_count();
   const Eigen::Index n = q.cols();
   detail::check_batch_size(q, N, n, "crba", "Q");
   detail::check_batch_size(m_out, N, N * n, "crba", "Ms");
   auto& ms = const_cast<Eigen::MatrixBase<Ms>&>(m_out);  // Eigen's idiom for output blocks
   const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
-    typename PackModel::Vector pq;
+    auto& pq = ws.inputs(t)[0];
     for (Eigen::Index c = first; c < first + count; c += W) {
       const int m = int(std::min<Eigen::Index>(W, first + count - c));
       detail::gather(q, c, m, pq);
@@ -30,7 +30,7 @@ void crba(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
       detail::scatter_matrices(data.M, c, m, ms);
     }
   };
-  ws.for_each_range(n, sizeof(double) * N * N, kernel);
+  ws.for_each_range(n, sizeof(double) * std::size_t(N * N), kernel);
 }
 
 /// Returning form (N x N n): a Workspace made for this call (it allocates).
@@ -39,7 +39,8 @@ Eigen::Matrix<double, Model::nq, Eigen::Dynamic> crba(const Model& model,
                                                       const Eigen::MatrixBase<Q>& q,
                                                       const Options& options = {}) {
   Workspace<Model> ws(model, options);
-  Eigen::Matrix<double, Model::nq, Eigen::Dynamic> ms(Model::nq, Model::nq * q.cols());
+  const Eigen::Index n = ws.joint_count();
+  Eigen::Matrix<double, Model::nq, Eigen::Dynamic> ms(n, n * q.cols());
   batch::crba(ws, q, ms);
   return ms;
 }

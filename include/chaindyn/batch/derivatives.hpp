@@ -20,7 +20,7 @@ void rnea_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
                       const Eigen::MatrixBase<DQ>& dtau_dq_out,
                       const Eigen::MatrixBase<DQd>& dtau_dqd_out) {
   using PackModel = typename Workspace<Model, W>::PackModel;
-  constexpr int N = Model::nq;
+  const Eigen::Index N = ws.joint_count();
   const Eigen::Index n = q.cols();
   detail::check_batch_size(q, N, n, "rnea_derivatives", "Q");
   detail::check_batch_size(qd, N, n, "rnea_derivatives", "Qd");
@@ -31,7 +31,7 @@ void rnea_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   auto& dtau_dqd = const_cast<Eigen::MatrixBase<DQd>&>(dtau_dqd_out);
   const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     DerivativesData<PackModel>& dd = ws.derivatives_data(t);
-    typename PackModel::Vector pq, pqd, pqdd;
+    auto& [pq, pqd, pqdd] = ws.inputs(t);
     for (Eigen::Index c = first; c < first + count; c += W) {
       const int m = int(std::min<Eigen::Index>(W, first + count - c));
       detail::gather(q, c, m, pq);
@@ -42,7 +42,7 @@ void rnea_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
       detail::scatter_matrices(dd.dtau_dqd, c, m, dtau_dqd);
     }
   };
-  ws.for_each_range(n, sizeof(double) * N * N, kernel);
+  ws.for_each_range(n, sizeof(double) * std::size_t(N * N), kernel);
 }
 
 /// d qdd / d q, d qdd / d qd and d qdd / d tau = M^-1 of aba at every column s of Q, Qd, Tau
@@ -57,7 +57,7 @@ void aba_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
                      const Eigen::MatrixBase<DQd>& dqdd_dqd_out,
                      const Eigen::MatrixBase<DTau>& dqdd_dtau_out) {
   using PackModel = typename Workspace<Model, W>::PackModel;
-  constexpr int N = Model::nq;
+  const Eigen::Index N = ws.joint_count();
   const Eigen::Index n = q.cols();
   detail::check_batch_size(q, N, n, "aba_derivatives", "Q");
   detail::check_batch_size(qd, N, n, "aba_derivatives", "Qd");
@@ -70,7 +70,7 @@ void aba_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   auto& dqdd_dtau = const_cast<Eigen::MatrixBase<DTau>&>(dqdd_dtau_out);
   const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     DerivativesData<PackModel>& dd = ws.derivatives_data(t);
-    typename PackModel::Vector pq, pqd, ptau;
+    auto& [pq, pqd, ptau] = ws.inputs(t);
     for (Eigen::Index c = first; c < first + count; c += W) {
       const int m = int(std::min<Eigen::Index>(W, first + count - c));
       detail::gather(q, c, m, pq);
@@ -82,7 +82,7 @@ void aba_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
       detail::scatter_matrices(dd.dqdd_dtau, c, m, dqdd_dtau);
     }
   };
-  ws.for_each_range(n, sizeof(double) * N * N, kernel);
+  ws.for_each_range(n, sizeof(double) * std::size_t(N * N), kernel);
 }
 
 }  // namespace chaindyn::batch

@@ -17,7 +17,7 @@ void frame_pose(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
                 const FrameFor<Model>& frame, const Eigen::MatrixBase<P>& poses_out) {
   using PackModel = typename Workspace<Model, W>::PackModel;
   using PackScalar = typename Workspace<Model, W>::PackScalar;
-  constexpr int N = Model::nq;
+  const Eigen::Index N = ws.joint_count();
   const Eigen::Index n = q.cols();
   detail::check_batch_size(q, N, n, "frame_pose", "Q");
   detail::check_batch_size(poses_out, 3, 4 * n, "frame_pose", "Poses");
@@ -25,7 +25,7 @@ void frame_pose(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   const FrameFor<PackModel> pack_frame = ws.model().cast_frame(frame);
   const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
-    typename PackModel::Vector pq;
+    auto& pq = ws.inputs(t)[0];
     Eigen::Matrix<PackScalar, 3, 4> pose;
     for (Eigen::Index c = first; c < first + count; c += W) {
       const int m = int(std::min<Eigen::Index>(W, first + count - c));
@@ -47,7 +47,7 @@ template <typename Model, int W, typename Q, typename J>
 void jacobian(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const FrameFor<Model>& frame,
               ReferenceFrame rf, const Eigen::MatrixBase<J>& js_out) {
   using PackModel = typename Workspace<Model, W>::PackModel;
-  constexpr int N = Model::nq;
+  const Eigen::Index N = ws.joint_count();
   const Eigen::Index n = q.cols();
   detail::check_batch_size(q, N, n, "jacobian", "Q");
   detail::check_batch_size(js_out, 6, N * n, "jacobian", "Js");
@@ -55,8 +55,8 @@ void jacobian(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Fram
   const FrameFor<PackModel> pack_frame = ws.model().cast_frame(frame);
   const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
-    typename PackModel::Vector pq;
-    FrameJacobian<PackModel> jac;
+    auto& pq = ws.inputs(t)[0];
+    auto& jac = ws.jacobian(t);
     for (Eigen::Index c = first; c < first + count; c += W) {
       const int m = int(std::min<Eigen::Index>(W, first + count - c));
       detail::gather(q, c, m, pq);
@@ -64,7 +64,7 @@ void jacobian(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Fram
       detail::scatter_matrices(jac, c, m, js);
     }
   };
-  ws.for_each_range(n, sizeof(double) * 6 * N, kernel);
+  ws.for_each_range(n, sizeof(double) * std::size_t(6 * N), kernel);
 }
 
 }  // namespace chaindyn::batch

@@ -16,7 +16,7 @@ template <typename Model, int W, typename Q, typename Qd, typename Qdd, typename
 void rnea(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Qd>& qd,
           const Eigen::MatrixBase<Qdd>& qdd, const Eigen::MatrixBase<Tau>& tau_out) {
   using PackModel = typename Workspace<Model, W>::PackModel;
-  constexpr int N = Model::nq;
+  const Eigen::Index N = ws.joint_count();
   const Eigen::Index n = q.cols();
   detail::check_batch_size(q, N, n, "rnea", "Q");
   detail::check_batch_size(qd, N, n, "rnea", "Qd");
@@ -25,7 +25,7 @@ void rnea(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::M
   auto& tau = const_cast<Eigen::MatrixBase<Tau>&>(tau_out);  // Eigen's idiom for output blocks
   const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
     Data<PackModel>& data = ws.data(t);
-    typename PackModel::Vector pq, pqd, pqdd;
+    auto& [pq, pqd, pqdd] = ws.inputs(t);
     for (Eigen::Index c = first; c < first + count; c += W) {
       const int m = int(std::min<Eigen::Index>(W, first + count - c));
       detail::gather(q, c, m, pq);
@@ -35,7 +35,7 @@ void rnea(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::M
       detail::scatter(data.tau, c, m, tau);
     }
   };
-  ws.for_each_range(n, sizeof(double) * N, kernel);
+  ws.for_each_range(n, sizeof(double) * std::size_t(N), kernel);
 }
 
 /// Returning form: a Workspace made for this call (it allocates; in a loop, keep a Workspace
@@ -45,7 +45,7 @@ States<Model> rnea(const Model& model, const Eigen::MatrixBase<Q>& q,
                    const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
                    const Options& options = {}) {
   Workspace<Model> ws(model, options);
-  States<Model> tau(Model::nq, q.cols());
+  States<Model> tau(ws.joint_count(), q.cols());
   batch::rnea(ws, q, qd, qdd, tau);
   return tau;
 }

@@ -9,6 +9,7 @@
 #include "chaindyn/error.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -148,6 +149,30 @@ class WorkerPool {
 template <typename Model, typename S>
 using CastModel = std::decay_t<decltype(std::declval<const Model&>().template cast<S>())>;
 
+/// One thread's part of a Workspace: the derivatives workspace of the pack model (its `.data`
+/// serves rnea, aba and crba) and the pack inputs of a call (three joint vectors, a Jacobian).
+/// Sized to the model here, once: a ChainX's vectors are dynamic, and made in a call they would
+/// allocate in every call.
+template <typename PackModel>
+struct ThreadWorkspace {
+  using Vector = typename PackModel::Vector;
+  using Jacobian = Eigen::Matrix<typename PackModel::Scalar, 6, PackModel::nq>;  // FrameJacobian
+
+  explicit ThreadWorkspace(const PackModel& model)
+      : derivatives(model),
+        inputs{zero_vector(model), zero_vector(model), zero_vector(model)},
+        jacobian(Jacobian::Zero(6, Eigen::Index(chaindyn::detail::joint_count(model)))) {}
+
+  DerivativesData<PackModel> derivatives;
+  std::array<Vector, 3> inputs;  ///< q, qd and qdd (or tau) of the pack in hand
+  Jacobian jacobian;
+
+ private:
+  static Vector zero_vector(const PackModel& model) {
+    return Vector::Zero(Eigen::Index(chaindyn::detail::joint_count(model)));
+  }
+};
+
 /// The thread count options.threads asks for (0: every hardware thread).
 inline int thread_count(const Options& options) {
   if (options.threads < 0) {
@@ -163,10 +188,11 @@ inline int thread_count(const Options& options) {
 
 /// What a batch call needs besides its arguments: the model in the pack scalar PackOf<W> (cast
 /// once here: Model::cast), one DerivativesData of that model per thread (the Data of rnea, aba
-/// and crba is its `.data`; each on its own cache lines), and the worker threads. Make it once,
-/// reuse it for every call: calls with it allocate nothing. A Workspace is used by one calling
-/// thread at a time. After changing the model (set_payload, set_gravity...), call
-/// set_model(model) to cast it again.
+/// and crba is its `.data`; each on its own cache lines) with the pack inputs of a call, and the
+/// worker threads. Make it once, reuse it for every call: calls with it allocate nothing. A
+/// Workspace is used by one calling thread at a time. After changing the model (set_payload,
+/// set_gravity...), call set_model(model) to cast it again. Model: a Chain, a ChainN or a
+/// ChainX<double> (sized here to its joint count).
 ///
 /// W: the states per pack, native_width by default (8 with AVX-512, 4 with AVX, 2 with SSE2 or
 /// NEON, 1 without vector extensions); any of 1, 2, 4, 8 compiles with g++ and clang++ on any
@@ -188,23 +214,43 @@ class Workspace {
         pool_(threads_ - 1) {
     per_thread_.reserve(std::size_t(threads_));
     for (int t = 0; t < threads_; ++t) {
-      per_thread_.push_back(std::make_unique<DerivativesData<PackModel>>());
+      per_thread_.push_back(std::make_unique<detail::ThreadWorkspace<PackModel>>(model_));
     }
   }
 
   /// Casts the model again (after set_payload, clear_payload, set_gravity on it). Allocates.
-  void set_model(const Model& model) { model_ = model.template cast<PackScalar>(); }
+  /// Throws ArgumentError if a ChainX's joint count differs from the workspace's.
+  void set_model(const Model& model) {
+    if (chaindyn::detail::joint_count(model) != chaindyn::detail::joint_count(model_)) {
+      chaindyn::detail::throw_error<ArgumentError>(
+          "batch::Workspace::set_model: the model has ", chaindyn::detail::joint_count(model),
+          " joints; the workspace was made for ", chaindyn::detail::joint_count(model_));
+    }
+    model_ = model.template cast<PackScalar>();
+  }
 
   /// The model in the pack scalar.
   const PackModel& model() const noexcept { return model_; }
   /// The threads a call uses (the calling one included).
   int threads() const noexcept { return threads_; }
+  /// The model's joint count (Model::nq, or a ChainX's run-time count).
+  Eigen::Index joint_count() const noexcept {
+    return Eigen::Index(chaindyn::detail::joint_count(model_));
+  }
 
   /// Thread t's workspace (t < threads()).
   DerivativesData<PackModel>& derivatives_data(int t) noexcept {
-    return *per_thread_[std::size_t(t)];
+    return per_thread_[std::size_t(t)]->derivatives;
   }
-  Data<PackModel>& data(int t) noexcept { return per_thread_[std::size_t(t)]->data; }
+  Data<PackModel>& data(int t) noexcept { return per_thread_[std::size_t(t)]->derivatives.data; }
+  /// Thread t's pack inputs: q, qd, and qdd or tau (sized to the model).
+  std::array<typename PackModel::Vector, 3>& inputs(int t) noexcept {
+    return per_thread_[std::size_t(t)]->inputs;
+  }
+  /// Thread t's pack Jacobian (6 x joint count).
+  typename detail::ThreadWorkspace<PackModel>::Jacobian& jacobian(int t) noexcept {
+    return per_thread_[std::size_t(t)]->jacobian;
+  }
 
   /// Calls kernel(t, first, count) for consecutive ranges of the n columns, each a whole number
   /// of packs (the last may be short), one range per thread, in parallel. bytes_per_column: the
@@ -236,7 +282,7 @@ class Workspace {
   PackModel model_;
   int threads_;
   detail::WorkerPool pool_;
-  std::vector<std::unique_ptr<DerivativesData<PackModel>>> per_thread_;
+  std::vector<std::unique_ptr<detail::ThreadWorkspace<PackModel>>> per_thread_;
 };
 
 namespace detail {
@@ -252,7 +298,7 @@ inline void gather(const Eigen::MatrixBase<Derived>& x, Eigen::Index first, int 
   constexpr int W = lanes_of<P>;
   Eigen::Index cols[W];
   for (int l = 0; l < W; ++l) cols[l] = first + std::min(l, count - 1);
-  for (int k = 0; k < R; ++k) {
+  for (Eigen::Index k = 0; k < out.rows(); ++k) {
     double lanes[W];
     for (int l = 0; l < W; ++l) lanes[l] = x.derived().coeff(k, cols[l]);
     static_assert(sizeof(P) == sizeof lanes, "a pack is W doubles");
@@ -265,7 +311,7 @@ template <typename P, int R, typename Derived>
 inline void scatter(const Eigen::Matrix<P, R, 1>& in, Eigen::Index first, int count,
                     Eigen::MatrixBase<Derived>& x) noexcept {
   constexpr int W = lanes_of<P>;
-  for (int k = 0; k < R; ++k) {
+  for (Eigen::Index k = 0; k < in.rows(); ++k) {
     double lanes[W];
     std::memcpy(lanes, static_cast<const void*>(&in[k]), sizeof lanes);
     for (int l = 0; l < count; ++l) x.derived().coeffRef(k, first + l) = lanes[l];
@@ -278,11 +324,12 @@ template <typename P, int R, int C, typename Derived>
 inline void scatter_matrices(const Eigen::Matrix<P, R, C>& in, Eigen::Index first, int count,
                              Eigen::MatrixBase<Derived>& x) noexcept {
   constexpr int W = lanes_of<P>;
-  for (int j = 0; j < C; ++j) {
-    for (int k = 0; k < R; ++k) {
+  const Eigen::Index cols = in.cols();
+  for (Eigen::Index j = 0; j < cols; ++j) {
+    for (Eigen::Index k = 0; k < in.rows(); ++k) {
       double lanes[W];
       std::memcpy(lanes, static_cast<const void*>(&in(k, j)), sizeof lanes);
-      for (int l = 0; l < count; ++l) x.derived().coeffRef(k, (first + l) * C + j) = lanes[l];
+      for (int l = 0; l < count; ++l) x.derived().coeffRef(k, (first + l) * cols + j) = lanes[l];
     }
   }
 }

@@ -80,6 +80,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace chaindyn {
 
@@ -126,7 +127,6 @@ struct ConsistentEstimate {
 template <typename Model>
 class RobotIdentification {
  public:
-  static constexpr int n = Model::nq;
   using Vector = typename Model::Vector;
   static_assert(std::is_same_v<typename Model::Scalar, double>,
                 "RobotIdentification works on a double model");
@@ -134,8 +134,15 @@ class RobotIdentification {
   /// `model`: the robot's kinematics and gravity (its inertias are not used; with
   /// !bp.joint_dynamics its joint damping, friction and armature are taken as known and
   /// subtracted). `bp`: base_parameters(model, ...). Throws ArgumentError when bp does not fit
-  /// the model.
-  RobotIdentification(const Model& model, BaseParameters bp) : model_(model), bp_(std::move(bp)) {
+  /// the model. Model: a Chain, a ChainN or a ChainX<double> (its workspace sized here).
+  RobotIdentification(const Model& model, BaseParameters bp)
+      : n(int(detail::joint_count(model))),
+        model_(model),
+        bp_(std::move(bp)),
+        data_(model),
+        yj_(RegressorWithJointDynamicsMatrix<Model>::Zero(
+            n, (kInertialParametersPerLink + kJointDynamicsParametersPerJoint) * n)),
+        y_(RegressorMatrix<Model>::Zero(n, kInertialParametersPerLink * n)) {
     const Eigen::Index p = (bp_.joint_dynamics ? 13 : kInertialParametersPerLink) * n;
     if (bp_.columns != p || bp_.rank < 1) {
       detail::throw_error<ArgumentError>("RobotIdentification: the BaseParameters have ",
@@ -376,7 +383,7 @@ class RobotIdentification {
     }
     // The robot
     const Eigen::VectorXd pi = scale.cwiseProduct(y);
-    std::array<Link<double>, std::size_t(n)> new_links = prior.links();
+    auto new_links = prior.links();  // a copy: std::array, or std::vector for a ChainX
     double margin = std::numeric_limits<double>::infinity();
     for (int i = 0; i < n; ++i) {
       const BodyParameters body = pi.segment<10>(10 * i);
@@ -396,7 +403,15 @@ class RobotIdentification {
         link.dynamics.armature = pi[nl + 2 * n + i];
       }
     }
-    Model identified(new_links, prior.gravity());
+    Model identified = [&] {
+      if constexpr (Model::nq == Eigen::Dynamic) {  // a ChainX keeps the prior's joint kinds
+        std::vector<JointKind> kinds;
+        for (int i = 0; i < n; ++i) kinds.push_back(prior.joint(std::size_t(i)).kind());
+        return Model(new_links, kinds, prior.gravity());
+      } else {
+        return Model(new_links, prior.gravity());
+      }
+    }();
     for (int i = 0; i < n; ++i) identified.set_link_frame(std::size_t(i), prior.link_frame(std::size_t(i)));
     const Eigen::VectorXd base = bmat * pi;
     const double rho_ls = r_(r, r);
@@ -407,6 +422,7 @@ class RobotIdentification {
   }
 
  private:
+  int n;  ///< the joint count
   Model model_;
   BaseParameters bp_;
   Eigen::MatrixXd r_;  ///< [R z; 0 rho], (r + 1) x (r + 1)

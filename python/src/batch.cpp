@@ -1,0 +1,303 @@
+// The Python module: many states per call (chaindyn.batch), the C++ batch API
+// (chaindyn/batch.hpp, docs/batch.md) on the Python Robot (ChainX<double>).
+//
+// States are the columns of (nq, N) float64 arrays, read in place whatever their memory order
+// (C or Fortran order, slices: an Eigen map with the array's strides); other dtypes are
+// converted. Vector results are (nq, N) arrays in Fortran order (each state's column
+// contiguous); per-state matrices are (N, r, c) arrays whose matrices are each in Fortran order,
+// so that out[s] is state s's matrix and the whole is the C++ batch layout (r x c N,
+// column-major), written by the C++ code without a copy.
+//
+// Each robot keeps its batch workspaces (the model cast to the pack scalar, per-thread scratch,
+// the worker threads) in its __dict__, one per thread count, made by the first call with that
+// count; the robot's mutators (gravity, set_payload, clear_payload) drop them
+// (forget_batch_workspaces, bindings.hpp). A call releases the GIL while it computes and holds
+// its workspace's mutex, so two Python threads may call with one robot.
+#include "bindings.hpp"
+
+#include <chaindyn/batch.hpp>
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace chaindyn::python {
+
+namespace {
+
+using Workspace = batch::Workspace<Robot>;
+using AnyArray = py::array_t<double, py::array::forcecast>;
+using FortranArray = py::array_t<double, py::array::f_style | py::array::forcecast>;
+/// An input: (nq, N) states, any strides (in elements).
+using StatesMap = Eigen::Map<const Mat, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
+/// An output: nq x N, or r x c N for per-state matrices (the C++ batch layout).
+using OutMap = Eigen::Map<Mat>;
+
+/// One workspace and the mutex that makes its calls one at a time.
+struct Cached {
+  Cached(const Robot& robot, int threads) : ws(robot, batch::Options{threads}) {}
+  std::mutex mutex;
+  Workspace ws;
+};
+
+/// A robot's workspaces, one per thread count asked for.
+struct Caches {
+  std::vector<std::shared_ptr<Cached>> workspaces;
+};
+
+/// The workspace of `robot` for `threads` threads (0: every hardware thread), made on first
+/// use and kept in the robot's __dict__.
+std::shared_ptr<Cached> workspace_for(const py::object& self, const Robot& robot, int threads) {
+  const int count = batch::detail::thread_count(batch::Options{threads});  // ValueError if < 0
+  py::dict dict = self.attr("__dict__");
+  Caches* caches = nullptr;
+  if (dict.contains(kBatchWorkspaces)) {
+    caches = static_cast<Caches*>(py::capsule(dict[kBatchWorkspaces]).get_pointer());
+  } else {
+    py::capsule holder(new Caches, [](void* p) { delete static_cast<Caches*>(p); });
+    caches = static_cast<Caches*>(holder.get_pointer());
+    dict[kBatchWorkspaces] = holder;
+  }
+  for (const std::shared_ptr<Cached>& c : caches->workspaces) {
+    if (c->ws.threads() == count) return c;
+  }
+  caches->workspaces.push_back(std::make_shared<Cached>(robot, count));
+  return caches->workspaces.back();
+}
+
+std::string shape_str(const py::array& a) {
+  std::ostringstream os;
+  os << '(';
+  for (py::ssize_t k = 0; k < a.ndim(); ++k) os << (k ? ", " : "") << a.shape(k);
+  os << (a.ndim() == 1 ? ",)" : ")");
+  return os.str();
+}
+
+/// An (nq, N) input read in place: the array (kept alive) and the map with its strides.
+struct StatesArg {
+  AnyArray array;
+  StatesMap map;
+};
+
+/// Checks and maps an (nq, N) argument; `states`: N, or -1 for the first argument (which sets
+/// it). Copies only what Eigen cannot map (another dtype; negative or misaligned strides).
+StatesArg states_arg(const py::handle& obj, Eigen::Index nq, Eigen::Index states,
+                     const char* function, const char* name) {
+  AnyArray a = AnyArray::ensure(obj);
+  if (!a) {
+    PyErr_Clear();
+    throw py::type_error(std::string("chaindyn: ") + function + ": " + name +
+                         " must be an array of numbers (a 2-D numpy array), not " +
+                         std::string(py::str(py::type::of(obj).attr("__name__"))));
+  }
+  if (a.ndim() != 2 || a.shape(0) != nq || (states >= 0 && a.shape(1) != states)) {
+    std::ostringstream os;
+    os << "chaindyn: " << function << ": " << name << " has shape " << shape_str(a)
+       << "; expected (" << nq << ", " << (states >= 0 ? std::to_string(states) : "N")
+       << "): one row per joint (the robot has " << nq << "), one column per state";
+    if (states >= 0) os << " (Q has " << states << ")";
+    throw py::value_error(os.str());
+  }
+  constexpr auto size = py::ssize_t(sizeof(double));
+  const bool mappable = a.strides(0) >= 0 && a.strides(1) >= 0 && a.strides(0) % size == 0 &&
+                        a.strides(1) % size == 0;
+  if (!mappable) a = FortranArray::ensure(a);
+  const StatesMap map(a.data(), a.shape(0), a.shape(1),
+                      Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(a.strides(1) / size,
+                                                                    a.strides(0) / size));
+  for (Eigen::Index s = 0; s < map.cols(); ++s) {
+    for (Eigen::Index k = 0; k < map.rows(); ++k) {
+      if (!std::isfinite(map(k, s))) {
+        std::ostringstream os;
+        os << "chaindyn: " << function << ": " << name << "[" << k << ", " << s
+           << "] is not finite (" << map(k, s) << ")";
+        throw py::value_error(os.str());
+      }
+    }
+  }
+  return StatesArg{std::move(a), map};
+}
+
+/// An (nq, N) result in Fortran order.
+py::array_t<double> states_out(Eigen::Index nq, Eigen::Index n) {
+  constexpr auto size = py::ssize_t(sizeof(double));
+  return py::array_t<double>({py::ssize_t(nq), py::ssize_t(n)}, {size, size * nq});
+}
+
+/// An (N, rows, cols) result, each matrix in Fortran order: the C++ layout rows x cols N.
+py::array_t<double> matrices_out(Eigen::Index n, Eigen::Index rows, Eigen::Index cols) {
+  constexpr auto size = py::ssize_t(sizeof(double));
+  return py::array_t<double>({py::ssize_t(n), py::ssize_t(rows), py::ssize_t(cols)},
+                             {size * rows * cols, size, size * rows});
+}
+
+OutMap out_map(py::array_t<double>& a, Eigen::Index rows, Eigen::Index cols) {
+  return OutMap(a.mutable_data(), rows, cols);
+}
+
+/// The robot of a batch call, its joint count and its workspace.
+struct Call {
+  const Robot& robot;
+  Eigen::Index nq;
+  std::shared_ptr<Cached> cached;
+};
+
+Call call(const Robot& robot, int threads) {
+  // the robot's Python object (pybind11 finds the registered instance of this address)
+  const py::object self = py::cast(&robot, py::return_value_policy::reference);
+  return Call{robot, Eigen::Index(robot.joint_count()), workspace_for(self, robot, threads)};
+}
+
+/// Runs f(ws) without the GIL, one call per workspace at a time.
+template <typename F>
+void run(Cached& cached, F&& f) {
+  py::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(cached.mutex);
+  f(cached.ws);
+}
+
+}  // namespace
+
+void bind_batch(py::module_& m) {
+  using py::arg;
+  py::module_ b = m.def_submodule("batch", R"doc(
+Many states per call: chaindyn's batch API (SIMD packs of states, the columns split over
+threads) on a Robot. States are the columns of (nq, N) float64 arrays (read in place in C or
+Fortran order; other dtypes are converted). Vector results are (nq, N) arrays, per-state
+matrices (N, rows, cols) arrays: out[s] is state s's. threads=1 runs on the calling thread,
+threads=0 on every hardware thread. Each robot keeps one workspace per thread count (made by
+the first call with it; dropped when the robot's gravity or payloads change). The GIL is
+released during the computation.)doc");
+
+  b.def(
+      "rnea",
+      [](const Robot& robot, const py::object& q, const py::object& qd,
+         const py::object& qdd, int threads) {
+        const char* f = "batch.rnea";
+        const Call c = call(robot, threads);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        const StatesArg b = states_arg(qd, c.nq, n, f, "Qd"), d = states_arg(qdd, c.nq, n, f, "Qdd");
+        py::array_t<double> tau = states_out(c.nq, n);
+        OutMap out = out_map(tau, c.nq, n);
+        run(*c.cached, [&](Workspace& ws) { batch::rnea(ws, a.map, b.map, d.map, out); });
+        return tau;
+      },
+      arg("robot"), arg("Q"), arg("Qd"), arg("Qdd"), py::kw_only(), arg("threads") = 1,
+      "Inverse dynamics of every column: out[:, s] = rnea(robot, Q[:, s], Qd[:, s], Qdd[:, s]). "
+      "(nq, N) arrays in, (nq, N) out.");
+  b.def(
+      "aba",
+      [](const Robot& robot, const py::object& q, const py::object& qd,
+         const py::object& tau, int threads) {
+        const char* f = "batch.aba";
+        const Call c = call(robot, threads);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        const StatesArg b = states_arg(qd, c.nq, n, f, "Qd"), d = states_arg(tau, c.nq, n, f, "Tau");
+        py::array_t<double> qdd = states_out(c.nq, n);
+        OutMap out = out_map(qdd, c.nq, n);
+        run(*c.cached, [&](Workspace& ws) { batch::aba(ws, a.map, b.map, d.map, out); });
+        return qdd;
+      },
+      arg("robot"), arg("Q"), arg("Qd"), arg("Tau"), py::kw_only(), arg("threads") = 1,
+      "Forward dynamics of every column: out[:, s] = aba(robot, Q[:, s], Qd[:, s], Tau[:, s]).");
+  b.def(
+      "crba",
+      [](const Robot& robot, const py::object& q, int threads) {
+        const char* f = "batch.crba";
+        const Call c = call(robot, threads);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        py::array_t<double> ms = matrices_out(n, c.nq, c.nq);
+        OutMap out = out_map(ms, c.nq, c.nq * n);
+        run(*c.cached, [&](Workspace& ws) { batch::crba(ws, a.map, out); });
+        return ms;
+      },
+      arg("robot"), arg("Q"), py::kw_only(), arg("threads") = 1,
+      "The mass matrices: an (N, nq, nq) array, out[s] = crba(robot, Q[:, s]).");
+  b.def(
+      "rnea_derivatives",
+      [](const Robot& robot, const py::object& q, const py::object& qd,
+         const py::object& qdd, int threads) {
+        const char* f = "batch.rnea_derivatives";
+        const Call c = call(robot, threads);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        const StatesArg b = states_arg(qd, c.nq, n, f, "Qd"), d = states_arg(qdd, c.nq, n, f, "Qdd");
+        py::array_t<double> dq = matrices_out(n, c.nq, c.nq), dqd = matrices_out(n, c.nq, c.nq);
+        OutMap out_q = out_map(dq, c.nq, c.nq * n), out_qd = out_map(dqd, c.nq, c.nq * n);
+        run(*c.cached, [&](Workspace& ws) {
+          batch::rnea_derivatives(ws, a.map, b.map, d.map, out_q, out_qd);
+        });
+        return py::make_tuple(dq, dqd);
+      },
+      arg("robot"), arg("Q"), arg("Qd"), arg("Qdd"), py::kw_only(), arg("threads") = 1,
+      "(dtau_dq, dtau_dqd), each (N, nq, nq): out[s] is rnea_derivatives at column s.");
+  b.def(
+      "aba_derivatives",
+      [](const Robot& robot, const py::object& q, const py::object& qd,
+         const py::object& tau, int threads) {
+        const char* f = "batch.aba_derivatives";
+        const Call c = call(robot, threads);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        const StatesArg b = states_arg(qd, c.nq, n, f, "Qd"), d = states_arg(tau, c.nq, n, f, "Tau");
+        py::array_t<double> dq = matrices_out(n, c.nq, c.nq), dqd = matrices_out(n, c.nq, c.nq),
+                            dtau = matrices_out(n, c.nq, c.nq);
+        OutMap out_q = out_map(dq, c.nq, c.nq * n), out_qd = out_map(dqd, c.nq, c.nq * n),
+               out_tau = out_map(dtau, c.nq, c.nq * n);
+        run(*c.cached, [&](Workspace& ws) {
+          batch::aba_derivatives(ws, a.map, b.map, d.map, out_q, out_qd, out_tau);
+        });
+        return py::make_tuple(dq, dqd, dtau);
+      },
+      arg("robot"), arg("Q"), arg("Qd"), arg("Tau"), py::kw_only(), arg("threads") = 1,
+      "(dqdd_dq, dqdd_dqd, dqdd_dtau = M^-1), each (N, nq, nq): out[s] is aba_derivatives at "
+      "column s.");
+  b.def(
+      "frame_pose",
+      [](const Robot& robot, const py::object& q, const py::object& frame,
+         const py::object& offset, int threads) {
+        const char* f = "batch.frame_pose";
+        const Call c = call(robot, threads);
+        const Robot::FrameType handle = frame_arg(c.robot, frame, offset, f);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        py::array_t<double> poses = matrices_out(n, 4, 4);
+        // rows 0..2 of each 4x4 (Fortran order): the C++ 3 x 4N layout with columns 4 apart
+        Eigen::Map<Mat, 0, Eigen::OuterStride<>> out(poses.mutable_data(), 3, 4 * n,
+                                                      Eigen::OuterStride<>(4));
+        run(*c.cached, [&](Workspace& ws) { batch::frame_pose(ws, a.map, handle, out); });
+        double* p = poses.mutable_data();
+        for (Eigen::Index s = 0; s < n; ++s) {
+          for (int col = 0; col < 4; ++col) p[16 * s + 4 * col + 3] = col == 3 ? 1.0 : 0.0;
+        }
+        return poses;
+      },
+      arg("robot"), arg("Q"), arg("frame"), arg("offset") = py::none(), py::kw_only(),
+      arg("threads") = 1,
+      "The poses (an (N, 4, 4) array) in the base frame of a frame (name or link index, "
+      "optional 4x4 offset): out[s] = frame_pose(robot, Q[:, s], frame, offset).");
+  b.def(
+      "jacobian",
+      [](const Robot& robot, const py::object& q, const py::object& frame,
+         const std::string& reference, const py::object& offset, int threads) {
+        const char* f = "batch.jacobian";
+        const Call c = call(robot, threads);
+        const Robot::FrameType handle = frame_arg(c.robot, frame, offset, f);
+        const ReferenceFrame rf = reference_arg(reference, f);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        py::array_t<double> js = matrices_out(n, 6, c.nq);
+        OutMap out = out_map(js, 6, c.nq * n);
+        run(*c.cached, [&](Workspace& ws) { batch::jacobian(ws, a.map, handle, rf, out); });
+        return js;
+      },
+      arg("robot"), arg("Q"), arg("frame"), arg("reference") = "world", arg("offset") = py::none(),
+      py::kw_only(), arg("threads") = 1,
+      "The Jacobians (an (N, 6, nq) array, rows [angular; linear]) of a frame: out[s] = "
+      "jacobian(robot, Q[:, s], frame, reference, offset).");
+}
+
+}  // namespace chaindyn::python
