@@ -4,8 +4,8 @@
 /// Reference: J. Carpentier and N. Mansard, "Analytical Derivatives of Rigid Body Dynamics
 /// Algorithms", RSS 2018 (sec. III-IV: derivatives of the RNEA in the world frame, where the
 /// derivative of a joint's motion w.r.t. an ancestor's coordinate is a cross product). The
-/// formulas below were derived here (first version; not the paper's Algorithm 2 verbatim) by
-/// differentiating the world-frame RNEA (RBDA Table 5.1 re-expressed in base coordinates):
+/// formulas below were derived here (not the paper's Algorithm 2 verbatim) by differentiating
+/// the world-frame RNEA (RBDA Table 5.1 re-expressed in base coordinates):
 ///
 ///   All spatial quantities in base coordinates about the base origin, j-1 the parent of j:
 ///     S_k (joint columns), v_i = sum_{k<=i} S_k qd_k,
@@ -29,10 +29,18 @@
 ///     d tau_k / d qd_j = S_k . (2 Bc_m S_j - 2 Ic_m psi_j) + damping_k [j == k].
 ///   Coulomb friction's derivative is zero away from qd = 0 (and taken as zero at 0); the
 ///   armature term does not depend on q or qd.
-/// One forward pass (O(n)) and one backward pass with O(n) 6x6 work and O(n^2) dot products.
+///
+/// The composite Coriolis factor is never a 6x6 matrix. (v x*) I - I (v x) = Idot, the rate of
+/// change of the body's inertia in base coordinates (RBDA sec. 2.13: I moves with the body), is
+/// a symmetric spatial inertia of zero mass (detail::inertia_rate), and (I v) xbar* is linear
+/// in the momentum h = I v, so with the composites Idc_k = sum_{i>=k} Idot_i (10 numbers) and
+/// Hc_k = sum_{i>=k} h_i (a force), and xbar* skew-symmetric,
+///     2 Bc_k m = Idc_k m + m x* Hc_k,     2 Bc_k^T m = Idc_k m - m x* Hc_k.
+/// Each joint then costs a handful of structured inertia-times-vector products (~25
+/// multiplications each) where the dense 6x6 factors cost ~1,000 multiplications, and each
+/// (ancestor, descendant) pair a few 6-vector dot products.
 #pragma once
 
-#include "chaindyn/algorithms/coriolis.hpp"
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/model/data.hpp"
@@ -55,6 +63,45 @@ constexpr int padded_to_packets(int n) {
 }
 /// DerivativesData::solve_y when no padding is needed
 struct Unpadded {};
+
+/// The rate of change d/dt I = (v x*) I - I (v x) of a rigid body's spatial inertia I
+/// (expressed about a fixed origin O) while the body moves with spatial velocity v = (w; v_O):
+/// the derivative of X* I X^-1 along the motion. It is symmetric with the structure of a
+/// spatial inertia of zero mass (RBDA eq. 2.63 with m = 0): the first moment h = m c changes at
+/// w x h + m v_O (c moves with the body), and the rotational part about O at
+///     [w]x I_O - I_O [w]x + 2 (v_O . h) 1 - v_O h^T - h v_O^T
+/// (the rotation of I_O, and its shift as the points move by v_O: [a]x[b]x = b a^T - (a.b) 1).
+/// With A = [w]x I_O, -I_O [w]x = A^T (I_O symmetric). ~40 multiplications.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Inertia<Scalar> inertia_rate(const Inertia<Scalar>& inertia,
+                                                           const Motion<Scalar>& v) noexcept {
+  const Vector3<Scalar>& w = v.angular;
+  const Vector3<Scalar>& vo = v.linear;
+  const Vector3<Scalar>& h = inertia.first_moment;
+  Inertia<Scalar> out;
+  out.mass = Scalar(0);
+  out.first_moment = cross3(w, h) + inertia.mass * vo;
+  const Matrix3<Scalar> a = skew_mul(w, inertia.rotational);
+  const Scalar vh2 = Scalar(2) * vo.dot(h);
+  for (int i = 0; i < 3; ++i) {
+    for (int j = i; j < 3; ++j) {
+      const Scalar t = a(i, j) + a(j, i) - (vo[i] * h[j] + h[i] * vo[j]);
+      out.rotational(i, j) = t;
+      out.rotational(j, i) = t;
+    }
+    out.rotational(i, i) += vh2;
+  }
+  return out;
+}
+
+/// The product of a zero-mass inertia-like matrix (an inertia_rate or a sum of them) with a
+/// motion: (I_O w + h x v; -h x w), the mass term dropped.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Force<Scalar> massless_times(const Inertia<Scalar>& rate,
+                                                           const Motion<Scalar>& m) noexcept {
+  return Force<Scalar>(mul(rate.rotational, m.angular) + cross3(rate.first_moment, m.linear),
+                       cross3(m.angular, rate.first_moment));
+}
 }  // namespace detail
 
 /// The workspace of rnea_derivatives and aba_derivatives: a Data<Model> (`data`: the kinematics,
@@ -89,7 +136,6 @@ struct DerivativesData {
   Matrix dqdd_dtau;  ///< d qdd / d tau = M^-1 (aba_derivatives)
 
   // Base coordinates, about the base origin (rnea_derivatives).
-  PerLink<Force<Scalar>> of;          ///< F_k = sum_{i>=k} f_i
   PerLink<Motion<Scalar>> psi;        ///< psi_j = S_j x v_{j-1}
   PerLink<Motion<Scalar>> upsilon;    ///< u_j = S_j x a_{j-1} - psi_j x v_{j-1}
 
@@ -113,7 +159,6 @@ struct DerivativesData {
     const std::size_t n = data.size();
     const auto k = Eigen::Index(n);
     for (auto* p : {&dtau_dq, &dtau_dqd, &dqdd_dq, &dqdd_dqd, &dqdd_dtau}) *p = Matrix::Zero(k, k);
-    detail::resize_per_link(of, n);
     detail::resize_per_link(psi, n);
     detail::resize_per_link(upsilon, n);
     if constexpr (Model::nq == Eigen::Dynamic) {
@@ -140,10 +185,91 @@ struct RneaDerivatives {
   typename Model::Matrix dtau_dqd;  ///< d tau / d qd
 };
 
+namespace detail {
+
+/// The passes of rnea_derivatives (see the file comment). With `kinematics_done`, data.oMi,
+/// oS, ov and oa already hold this state's base-coordinate kinematics at this qdd (aba leaves
+/// exactly these), and the pass starts from them.
+template <bool kinematics_done, typename Model>
+void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
+                           const typename Model::Vector& q, const typename Model::Vector& qd,
+                           const typename Model::Vector& qdd) noexcept {
+  using Scalar = typename Model::Scalar;
+  const std::size_t n = joint_count(model);
+  Data<Model>& data = dd.data;
+  // Forward pass: kinematics in base coordinates; psi_j = S_j x v_{j-1} and
+  // u_j = S_j x a_{j-1} - psi_j x v_{j-1}.
+  if constexpr (!kinematics_done) world_kinematics(model, data, q);  // oMi, S_i = oS[i]
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    const Motion<Scalar>& a_parent = i == 0 ? model.base_acceleration() : data.oa[i - 1];
+    if (i == 0) {
+      dd.psi[i] = Motion<Scalar>();
+      dd.upsilon[i] = cross(s, a_parent);
+      if constexpr (!kinematics_done) data.ov[i] = s * qd[k];
+    } else {
+      const Motion<Scalar>& v_parent = data.ov[i - 1];
+      const Motion<Scalar> psi = cross(s, v_parent);
+      dd.psi[i] = psi;
+      dd.upsilon[i] = cross(s, a_parent) - cross(psi, v_parent);
+      if constexpr (!kinematics_done) data.ov[i] = v_parent + s * qd[k];
+    }
+    // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
+    if constexpr (!kinematics_done) {
+      data.oa[i] = a_parent + s * qdd[k] + cross(data.ov[i], s) * qd[k];
+    }
+  }
+  // Backward pass: each link's base-coordinate inertia I_i, momentum h_i = I_i v_i, force f_i
+  // and inertia rate Idot_i, summed into the composites Ic_k, Hc_k, F_k and Idc_k; then row k
+  // (columns j <= k) and column k (rows r < k) of both matrices.
+  Inertia<Scalar> idc;  // Idc_k = sum_{i>=k} Idot_i (zero mass)
+  Force<Scalar> hc;     // Hc_k = sum_{i>=k} I_i v_i
+  Force<Scalar> fc;     // F_k = sum_{i>=k} f_i
+  for (std::size_t k = n; k-- > 0;) {
+    const auto kk = Eigen::Index(k);
+    const Motion<Scalar>& s = data.oS[k];
+    const Motion<Scalar>& v = data.ov[k];
+    const Inertia<Scalar> inertia = model.inertia(k).transformed_by(data.oMi[k]);
+    const Force<Scalar> h = inertia * v;
+    fc += inertia * data.oa[k] + cross(v, h);  // f_k = I_k a_k + v_k x* I_k v_k
+    hc += h;
+    idc += inertia_rate(inertia, v);
+    Inertia<Scalar>& ic = data.oIc[k];
+    ic = inertia;
+    if (k + 1 < n) ic += data.oIc[k + 1];
+    data.tau[kk] = dot(s, fc) + joint_friction(model, k, qd[kk]) + model.armature()[kk] * qdd[kk];
+    // Row k: S_k^T Ic_k = (Ic_k S_k)^T and 2 S_k^T Bc_k = (2 Bc_k^T S_k)^T.
+    const Force<Scalar> ics = ic * s;
+    const Force<Scalar> ids = massless_times(idc, s);
+    const Force<Scalar> sxh = cross(s, hc);
+    const Force<Scalar> bts = ids - sxh;  // 2 Bc_k^T S_k
+    for (std::size_t j = 0; j <= k; ++j) {
+      const auto kj = Eigen::Index(j);
+      dd.dtau_dq(kk, kj) = -(dot(dd.upsilon[j], ics) + dot(dd.psi[j], bts));
+      dd.dtau_dqd(kk, kj) = dot(data.oS[j], bts) - Scalar(2) * dot(dd.psi[j], ics);
+    }
+    // Column k, rows r < k: S_r . (S_k x* F_k - Ic_k u_k - 2 Bc_k psi_k) and
+    // S_r . (2 Bc_k S_k - 2 Ic_k psi_k).
+    const Motion<Scalar>& psi = dd.psi[k];
+    const Force<Scalar> col_q = cross(s, fc) - ic * dd.upsilon[k] -
+                                (massless_times(idc, psi) + cross(psi, hc));
+    const Force<Scalar> col_qd = (ids + sxh) - Scalar(2) * (ic * psi);
+    for (std::size_t r = 0; r < k; ++r) {
+      const auto kr = Eigen::Index(r);
+      dd.dtau_dq(kr, kk) = dot(data.oS[r], col_q);
+      dd.dtau_dqd(kr, kk) = dot(data.oS[r], col_qd);
+    }
+    dd.dtau_dqd(kk, kk) += model.damping()[kk];
+  }
+}
+
+}  // namespace detail
+
 /// d tau / d q and d tau / d qd of rnea(model, q, qd, qdd) (friction and armature included as
 /// rnea has them; see the file comment for the derivation). O(n^2), noexcept, no allocation.
-/// Fills dd.dtau_dq, dd.dtau_dqd, dd.of, dd.psi, dd.upsilon and dd.data.tau (= rnea), and in
-/// base coordinates dd.data.oMi, oS, ov, oa, oIc (composite inertias); dd.data.liMi.
+/// Fills dd.dtau_dq, dd.dtau_dqd, dd.psi, dd.upsilon and dd.data.tau (= rnea), and in base
+/// coordinates dd.data.oMi, oS, ov, oa, oIc (composite inertias); dd.data.liMi.
 template <typename Model, typename Q, typename Qd, typename Qdd>
 void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
                       const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
@@ -152,64 +278,8 @@ void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
-  using Scalar = typename Model::Scalar;
-  const std::size_t n = detail::joint_count(model);
   detail::assert_joint_vectors(model, qd, qdd);
-  Data<Model>& data = dd.data;
-  // Forward pass: kinematics in base coordinates, psi_j and u_j, f_i (into of[i]).
-  detail::world_kinematics(model, data, q);  // oMi, S_i = oS[i]
-  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
-    const auto k = Eigen::Index(i);
-    const Motion<Scalar>& s = data.oS[i];
-    const Motion<Scalar>& a_parent = i == 0 ? model.base_acceleration() : data.oa[i - 1];
-    if (i == 0) {
-      dd.psi[i] = Motion<Scalar>();
-      dd.upsilon[i] = cross(s, a_parent);
-      data.ov[i] = s * qd[k];
-    } else {
-      const Motion<Scalar>& v_parent = data.ov[i - 1];
-      dd.psi[i] = cross(s, v_parent);
-      dd.upsilon[i] = cross(s, a_parent) - cross(dd.psi[i], v_parent);
-      data.ov[i] = v_parent + s * qd[k];
-    }
-    // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
-    data.oa[i] = a_parent + s * qdd[k] + cross(data.ov[i], s) * qd[k];
-    const Inertia<Scalar>& inertia = data.oIc[i] = model.inertia(i).transformed_by(data.oMi[i]);
-    dd.of[i] = inertia * data.oa[i] + cross(data.ov[i], inertia * data.ov[i]);
-  });
-  // Backward pass: composites Ic_k, Bc_k, F_k; row k (columns j <= k) and column k (rows r < k).
-  detail::Matrix6<Scalar> bc = detail::Matrix6<Scalar>::Zero();
-  for (std::size_t k = n; k-- > 0;) {
-    const auto kk = Eigen::Index(k);
-    bc += detail::coriolis_b(data.oIc[k], data.ov[k]);
-    if (k + 1 < n) {
-      data.oIc[k] += data.oIc[k + 1];
-      dd.of[k] += dd.of[k + 1];
-    }
-    const Inertia<Scalar>& ic = data.oIc[k];
-    const Motion<Scalar>& s = data.oS[k];
-    const Force<Scalar>& fk = dd.of[k];
-    data.tau[kk] = dot(s, fk) + joint_friction(model, k, qd[kk]) + model.armature()[kk] * qdd[kk];
-    // Row k: S_k^T Ic_k = (Ic_k S_k)^T and S_k^T Bc_k = (Bc_k^T S_k)^T.
-    const Force<Scalar> ics = ic * s;
-    const Force<Scalar> bts = detail::to_force<Scalar>(bc.transpose() * s.vector());
-    for (std::size_t j = 0; j <= k; ++j) {
-      const auto kj = Eigen::Index(j);
-      dd.dtau_dq(kk, kj) = -(dot(dd.upsilon[j], ics) + Scalar(2) * dot(dd.psi[j], bts));
-      dd.dtau_dqd(kk, kj) = Scalar(2) * (dot(data.oS[j], bts) - dot(dd.psi[j], ics));
-    }
-    // Column k, rows r < k.
-    const Force<Scalar> bpsi = detail::to_force<Scalar>(bc * dd.psi[k].vector());
-    const Force<Scalar> col_q = cross(s, fk) - ic * dd.upsilon[k] - Scalar(2) * bpsi;
-    const Force<Scalar> col_qd =
-        Scalar(2) * (detail::to_force<Scalar>(bc * s.vector()) - ic * dd.psi[k]);
-    for (std::size_t r = 0; r < k; ++r) {
-      const auto kr = Eigen::Index(r);
-      dd.dtau_dq(kr, kk) = dot(data.oS[r], col_q);
-      dd.dtau_dqd(kr, kk) = dot(data.oS[r], col_qd);
-    }
-    dd.dtau_dqd(kk, kk) += model.damping()[kk];
-  }
+  detail::rnea_derivatives_pass<false>(model, dd, q, qd, qdd);
 }
 
 /// Returning form of rnea_derivatives: any Eigen vectors, sizes checked (throws
