@@ -80,7 +80,9 @@ inline CHAINDYN_ALWAYS_INLINE Inertia<Scalar> inertia_rate(const Inertia<Scalar>
   const Vector3<Scalar>& h = inertia.first_moment;
   Inertia<Scalar> out;
   out.mass = Scalar(0);
-  out.first_moment = cross3(w, h) + inertia.mass * vo;
+  const Vector3<Scalar> wh = cross3(w, h);
+  out.first_moment = Vector3<Scalar>(wh.x() + inertia.mass * vo.x(), wh.y() + inertia.mass * vo.y(),
+                                     wh.z() + inertia.mass * vo.z());
   const Matrix3<Scalar> a = skew_mul(w, inertia.rotational);
   const Scalar vh2 = Scalar(2) * vo.dot(h);
   for (int i = 0; i < 3; ++i) {
@@ -99,8 +101,21 @@ inline CHAINDYN_ALWAYS_INLINE Inertia<Scalar> inertia_rate(const Inertia<Scalar>
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Force<Scalar> massless_times(const Inertia<Scalar>& rate,
                                                            const Motion<Scalar>& m) noexcept {
-  return Force<Scalar>(mul(rate.rotational, m.angular) + cross3(rate.first_moment, m.linear),
+  return Force<Scalar>(add3(mul(rate.rotational, m.angular), cross3(rate.first_moment, m.linear)),
                        cross3(m.angular, rate.first_moment));
+}
+
+/// Component k of a spatial vector [angular; linear].
+template <typename Vec>
+inline CHAINDYN_ALWAYS_INLINE const auto& component(const Vec& x, int k) noexcept {
+  return k < 3 ? x.angular[k] : x.linear[k - 3];
+}
+/// Row k of an n x 6 matrix := the spatial vector x.
+template <typename Rows, typename Vec>
+inline CHAINDYN_ALWAYS_INLINE void set_row(Rows& m, std::size_t k, const Vec& x) noexcept {
+  const auto r = Eigen::Index(k);
+  for (int c = 0; c < 3; ++c) m(r, c) = x.angular[c];
+  for (int c = 0; c < 3; ++c) m(r, 3 + c) = x.linear[c];
 }
 }  // namespace detail
 
@@ -135,9 +150,17 @@ struct DerivativesData {
   Matrix dqdd_dqd;   ///< d qdd / d qd (aba_derivatives)
   Matrix dqdd_dtau;  ///< d qdd / d tau = M^-1 (aba_derivatives)
 
-  // Base coordinates, about the base origin (rnea_derivatives).
+  // Base coordinates, about the base origin (rnea_derivatives; see its file comment).
   PerLink<Motion<Scalar>> psi;        ///< psi_j = S_j x v_{j-1}
   PerLink<Motion<Scalar>> upsilon;    ///< u_j = S_j x a_{j-1} - psi_j x v_{j-1}
+  PerLink<Force<Scalar>> col_q;       ///< S_k x* F_k - Ic_k u_k - 2 Bc_k psi_k
+  PerLink<Force<Scalar>> col_qd;      ///< 2 Bc_k S_k - 2 Ic_k psi_k
+  /// Row i: a spatial vector of link i, stored row-wise so that its six components for all
+  /// links are six contiguous columns (the O(n^2) step runs down them, SIMD packets of rows).
+  using PairRows = Eigen::Matrix<Scalar, Model::nq, 6>;
+  PairRows pair_s;    ///< S_i
+  PairRows pair_ics;  ///< Ic_i S_i
+  PairRows pair_bts;  ///< 2 Bc_i^T S_i
 
   // aba_derivatives' solves with M^-1 (aba_derivatives.hpp): the right-hand sides one per row,
   // their count padded to a whole number of SIMD packets (Eigen's packet size for Scalar: 8
@@ -159,8 +182,9 @@ struct DerivativesData {
     const std::size_t n = data.size();
     const auto k = Eigen::Index(n);
     for (auto* p : {&dtau_dq, &dtau_dqd, &dqdd_dq, &dqdd_dqd, &dqdd_dtau}) *p = Matrix::Zero(k, k);
-    detail::resize_per_link(psi, n);
-    detail::resize_per_link(upsilon, n);
+    for (auto* p : {&psi, &upsilon}) detail::resize_per_link(*p, n);
+    for (auto* p : {&col_q, &col_qd}) detail::resize_per_link(*p, n);
+    for (auto* p : {&pair_s, &pair_ics, &pair_bts}) *p = PairRows::Zero(k, 6);
     if constexpr (Model::nq == Eigen::Dynamic) {
       for (auto* p : {&solve_p, &solve_a}) {
         for (SolveScratch& m : *p) m = SolveScratch::Zero(k, 6);
@@ -187,6 +211,69 @@ struct RneaDerivatives {
 
 namespace detail {
 
+/// Columns of dtau_dq and dtau_dqd from the per-link vectors of rnea_derivatives_pass (file
+/// comment): in column c,
+///     rows r <  c:  S_r . col_q_c,                      S_r . col_qd_c,
+///     rows k >= c:  -(u_c . Ic_k S_k + psi_c . 2 Bc_k^T S_k),  S_c . 2 Bc_k^T S_k - 2 psi_c . Ic_k S_k,
+/// (+ damping on the diagonal), P rows at a time down the contiguous columns of pair_s,
+/// pair_ics and pair_bts (P: Eigen's SIMD packet size for Scalar, 1 for AutoDiff and packs;
+/// n >= P). The last block of rows overlaps the one before when P does not divide n; a block
+/// that straddles row c computes both forms and keeps each row's own. Writing the matrices
+/// column by column, where a row per link k would store with a stride of n (n = 64: the two
+/// matrices' rows then fall in the same L1 sets, and those stores were the pass's hottest
+/// instructions).
+template <int P, typename Model>
+inline CHAINDYN_ALWAYS_INLINE void rnea_derivatives_columns(const Model& model,
+                                                            DerivativesData<Model>& dd,
+                                                            const Eigen::Index n) noexcept {
+  using Scalar = typename Model::Scalar;
+  using Block = Eigen::Matrix<Scalar, P, 1>;
+  const auto& rs = dd.pair_s;
+  const auto& ics = dd.pair_ics;
+  const auto& bts = dd.pair_bts;
+  for (Eigen::Index c = 0; c < n; ++c) {
+    const auto i = std::size_t(c);
+    const Motion<Scalar>& u = dd.upsilon[i];
+    const Motion<Scalar> psi2 = Scalar(2) * dd.psi[i];
+    const Motion<Scalar>& psi = dd.psi[i];
+    const Motion<Scalar>& s = dd.data.oS[i];
+    const Force<Scalar>& cq = dd.col_q[i];
+    const Force<Scalar>& cqd = dd.col_qd[i];
+    // sum_m x_m M(r0.., m), in two halves (angular, linear) for two independent chains
+    const auto combine = [](const auto& rows, const auto& x, const Eigen::Index r0)
+                             CHAINDYN_ALWAYS_INLINE {
+      const auto col = [&](int m) { return rows.col(m).template segment<P>(r0); };
+      return Block((col(0) * component(x, 0) + col(1) * component(x, 1) +
+                    col(2) * component(x, 2)) +
+                   (col(3) * component(x, 3) + col(4) * component(x, 4) +
+                    col(5) * component(x, 5)));
+    };
+    auto out_q = dd.dtau_dq.col(c);
+    auto out_qd = dd.dtau_dqd.col(c);
+    for (Eigen::Index r = 0; r < n; r += P) {
+      const Eigen::Index r0 = r + P <= n ? r : n - P;
+      auto q = out_q.template segment<P>(r0);
+      auto qd = out_qd.template segment<P>(r0);
+      if (r0 + P <= c) {  // above the diagonal
+        q = combine(rs, cq, r0);
+        qd = combine(rs, cqd, r0);
+      } else if (r0 >= c) {  // on and below
+        q = -(combine(ics, u, r0) + combine(bts, psi, r0));
+        qd = combine(bts, s, r0) - combine(ics, psi2, r0);
+      } else {
+        const Block uq = combine(rs, cq, r0), uqd = combine(rs, cqd, r0);
+        const Block lq = -(combine(ics, u, r0) + combine(bts, psi, r0));
+        const Block lqd = combine(bts, s, r0) - combine(ics, psi2, r0);
+        for (int t = 0; t < P; ++t) {
+          q[t] = r0 + t < c ? uq[t] : lq[t];
+          qd[t] = r0 + t < c ? uqd[t] : lqd[t];
+        }
+      }
+    }
+    dd.dtau_dqd(c, c) += model.damping()[c];
+  }
+}
+
 /// The passes of rnea_derivatives (see the file comment). With `kinematics_done`, data.oMi,
 /// oS, ov and oa already hold this state's base-coordinate kinematics at this qdd (aba leaves
 /// exactly these), and the pass starts from them.
@@ -203,6 +290,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   for (std::size_t i = 0; i < n; ++i) {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
+    set_row(dd.pair_s, i, s);
     const Motion<Scalar>& a_parent = i == 0 ? model.base_acceleration() : data.oa[i - 1];
     if (i == 0) {
       dd.psi[i] = Motion<Scalar>();
@@ -221,8 +309,9 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
     }
   }
   // Backward pass: each link's base-coordinate inertia I_i, momentum h_i = I_i v_i, force f_i
-  // and inertia rate Idot_i, summed into the composites Ic_k, Hc_k, F_k and Idc_k; then row k
-  // (columns j <= k) and column k (rows r < k) of both matrices.
+  // and inertia rate Idot_i, summed into the composites Ic_k, Hc_k, F_k and Idc_k; tau_k, and
+  // the vectors row k and column k of the derivatives are made of.
+  Inertia<Scalar> ic;   // Ic_k = sum_{i>=k} I_i
   Inertia<Scalar> idc;  // Idc_k = sum_{i>=k} Idot_i (zero mass)
   Force<Scalar> hc;     // Hc_k = sum_{i>=k} I_i v_i
   Force<Scalar> fc;     // F_k = sum_{i>=k} f_i
@@ -235,33 +324,30 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
     fc += inertia * data.oa[k] + cross(v, h);  // f_k = I_k a_k + v_k x* I_k v_k
     hc += h;
     idc += inertia_rate(inertia, v);
-    Inertia<Scalar>& ic = data.oIc[k];
-    ic = inertia;
-    if (k + 1 < n) ic += data.oIc[k + 1];
+    ic += inertia;
+    data.oIc[k] = ic;
     data.tau[kk] = dot(s, fc) + joint_friction(model, k, qd[kk]) + model.armature()[kk] * qdd[kk];
     // Row k: S_k^T Ic_k = (Ic_k S_k)^T and 2 S_k^T Bc_k = (2 Bc_k^T S_k)^T.
-    const Force<Scalar> ics = ic * s;
     const Force<Scalar> ids = massless_times(idc, s);
     const Force<Scalar> sxh = cross(s, hc);
-    const Force<Scalar> bts = ids - sxh;  // 2 Bc_k^T S_k
-    for (std::size_t j = 0; j <= k; ++j) {
-      const auto kj = Eigen::Index(j);
-      dd.dtau_dq(kk, kj) = -(dot(dd.upsilon[j], ics) + dot(dd.psi[j], bts));
-      dd.dtau_dqd(kk, kj) = dot(data.oS[j], bts) - Scalar(2) * dot(dd.psi[j], ics);
-    }
+    set_row(dd.pair_ics, k, ic * s);
+    set_row(dd.pair_bts, k, ids - sxh);  // 2 Bc_k^T S_k
     // Column k, rows r < k: S_r . (S_k x* F_k - Ic_k u_k - 2 Bc_k psi_k) and
     // S_r . (2 Bc_k S_k - 2 Ic_k psi_k).
     const Motion<Scalar>& psi = dd.psi[k];
-    const Force<Scalar> col_q = cross(s, fc) - ic * dd.upsilon[k] -
-                                (massless_times(idc, psi) + cross(psi, hc));
-    const Force<Scalar> col_qd = (ids + sxh) - Scalar(2) * (ic * psi);
-    for (std::size_t r = 0; r < k; ++r) {
-      const auto kr = Eigen::Index(r);
-      dd.dtau_dq(kr, kk) = dot(data.oS[r], col_q);
-      dd.dtau_dqd(kr, kk) = dot(data.oS[r], col_qd);
-    }
-    dd.dtau_dqd(kk, kk) += model.damping()[kk];
+    dd.col_q[k] = cross(s, fc) - ic * dd.upsilon[k] - (massless_times(idc, psi) + cross(psi, hc));
+    dd.col_qd[k] = (ids + sxh) - Scalar(2) * (ic * psi);
   }
+  constexpr int packet = Eigen::internal::packet_traits<Scalar>::Vectorizable
+                             ? int(Eigen::internal::packet_traits<Scalar>::size)
+                             : 1;
+  if constexpr (packet > 1 && (Model::nq == Eigen::Dynamic || Model::nq >= packet)) {
+    if (Model::nq != Eigen::Dynamic || Eigen::Index(n) >= packet) {
+      rnea_derivatives_columns<packet>(model, dd, Eigen::Index(n));
+      return;
+    }
+  }
+  rnea_derivatives_columns<1>(model, dd, Eigen::Index(n));
 }
 
 }  // namespace detail

@@ -59,8 +59,11 @@ struct Inertia {
 
   /// I m: the momentum of the body moving with m (RBDA eq. 2.63).
   CHAINDYN_ALWAYS_INLINE Force<Scalar> operator*(const Motion<Scalar>& m) const {
-    return Force<Scalar>(detail::mul(rotational, m.angular) + detail::cross3(first_moment, m.linear),
-                         mass * m.linear - detail::cross3(first_moment, m.angular));
+    const Vector3<Scalar> hw = detail::cross3(first_moment, m.angular);
+    return Force<Scalar>(
+        detail::add3(detail::mul(rotational, m.angular), detail::cross3(first_moment, m.linear)),
+        Vector3<Scalar>(mass * m.linear.x() - hw.x(), mass * m.linear.y() - hw.y(),
+                        mass * m.linear.z() - hw.z()));
   }
 
   CHAINDYN_ALWAYS_INLINE Inertia& operator+=(const Inertia& o) {
@@ -121,8 +124,8 @@ struct ArticulatedInertia {
         C(i.mass * Matrix3<Scalar>::Identity()) {}
 
   CHAINDYN_ALWAYS_INLINE Force<Scalar> operator*(const Motion<Scalar>& m) const {
-    return Force<Scalar>(detail::mul(A, m.angular) + detail::mul(B, m.linear),
-                         detail::mul_transpose(B, m.angular) + detail::mul(C, m.linear));
+    return Force<Scalar>(detail::add3(detail::mul(A, m.angular), detail::mul(B, m.linear)),
+                         detail::add3(detail::mul_transpose(B, m.angular), detail::mul(C, m.linear)));
   }
 
   CHAINDYN_ALWAYS_INLINE ArticulatedInertia& operator+=(const ArticulatedInertia& o) {
