@@ -153,6 +153,9 @@ struct DerivativesData {
   // Base coordinates, about the base origin (rnea_derivatives; see its file comment).
   PerLink<Motion<Scalar>> psi;        ///< psi_j = S_j x v_{j-1}
   PerLink<Motion<Scalar>> upsilon;    ///< u_j = S_j x a_{j-1} - psi_j x v_{j-1}
+  PerLink<Force<Scalar>> oh;          ///< h_i = I_i v_i
+  PerLink<Force<Scalar>> of;          ///< f_i = I_i a_i + v_i x* h_i
+  PerLink<Inertia<Scalar>> oIdot;     ///< Idot_i = (v_i x*) I_i - I_i (v_i x) (zero mass)
   PerLink<Force<Scalar>> col_q;       ///< S_k x* F_k - Ic_k u_k - 2 Bc_k psi_k
   PerLink<Force<Scalar>> col_qd;      ///< 2 Bc_k S_k - 2 Ic_k psi_k
   /// Row i: a spatial vector of link i, stored row-wise so that its six components for all
@@ -183,7 +186,8 @@ struct DerivativesData {
     const auto k = Eigen::Index(n);
     for (auto* p : {&dtau_dq, &dtau_dqd, &dqdd_dq, &dqdd_dqd, &dqdd_dtau}) *p = Matrix::Zero(k, k);
     for (auto* p : {&psi, &upsilon}) detail::resize_per_link(*p, n);
-    for (auto* p : {&col_q, &col_qd}) detail::resize_per_link(*p, n);
+    for (auto* p : {&oh, &of, &col_q, &col_qd}) detail::resize_per_link(*p, n);
+    detail::resize_per_link(oIdot, n);
     for (auto* p : {&pair_s, &pair_ics, &pair_bts}) *p = PairRows::Zero(k, 6);
     if constexpr (Model::nq == Eigen::Dynamic) {
       for (auto* p : {&solve_p, &solve_a}) {
@@ -284,11 +288,23 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   using Scalar = typename Model::Scalar;
   const std::size_t n = joint_count(model);
   Data<Model>& data = dd.data;
-  // Forward pass: kinematics in base coordinates; psi_j = S_j x v_{j-1} and
-  // u_j = S_j x a_{j-1} - psi_j x v_{j-1}.
-  if constexpr (!kinematics_done) world_kinematics(model, data, q);  // oMi, S_i = oS[i]
-  for (std::size_t i = 0; i < n; ++i) {
+  // Forward pass, base coordinates: the kinematics (oMi, S_i = oS[i], v_i, a_i),
+  // psi_i = S_i x v_{i-1} and u_i = S_i x a_{i-1} - psi_i x v_{i-1}, and each link's own
+  // inertia I_i (into data.oIc[i]), momentum h_i = I_i v_i, force f_i = I_i a_i + v_i x* h_i
+  // and inertia rate Idot_i: all per link, so the backward pass only sums and multiplies.
+  if constexpr (!kinematics_done) joint_poses(model, data, q);
+  // Link i's base pose composes its parent's, read through `parent` (the previous step's x),
+  // and link 0's is liMi[0] itself, copied into oMi[0] after the pass (as in aba.hpp: the copy
+  // right after joint_poses stored liMi[0] stalls g++ 12 on store forwarding).
+  const Transform<Scalar>* parent = nullptr;
+  model.for_each_joint_loop([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
+    const Transform<Scalar>* x = &data.oMi[i];
+    if constexpr (!kinematics_done) {
+      x = i == 0 ? &data.liMi[0] : &(data.oMi[i] = *parent * data.liMi[i]);
+      parent = x;
+      data.oS[i] = joint.subspace_in(*x);
+    }
     const Motion<Scalar>& s = data.oS[i];
     set_row(dd.pair_s, i, s);
     const Motion<Scalar>& a_parent = i == 0 ? model.base_acceleration() : data.oa[i - 1];
@@ -303,29 +319,28 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
       dd.upsilon[i] = cross(s, a_parent) - cross(psi, v_parent);
       if constexpr (!kinematics_done) data.ov[i] = v_parent + s * qd[k];
     }
+    const Motion<Scalar>& v = data.ov[i];
     // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
-    if constexpr (!kinematics_done) {
-      data.oa[i] = a_parent + s * qdd[k] + cross(data.ov[i], s) * qd[k];
-    }
-  }
-  // Backward pass: each link's base-coordinate inertia I_i, momentum h_i = I_i v_i, force f_i
-  // and inertia rate Idot_i, summed into the composites Ic_k, Hc_k, F_k and Idc_k; tau_k, and
-  // the vectors row k and column k of the derivatives are made of.
-  Inertia<Scalar> ic;   // Ic_k = sum_{i>=k} I_i
+    if constexpr (!kinematics_done) data.oa[i] = a_parent + s * qdd[k] + cross(v, s) * qd[k];
+    const Inertia<Scalar>& inertia = data.oIc[i] = model.inertia(i).transformed_by(*x);
+    const Force<Scalar>& h = dd.oh[i] = inertia * v;
+    dd.of[i] = inertia * data.oa[i] + cross(v, h);
+    dd.oIdot[i] = inertia_rate(inertia, v);
+  });
+  if constexpr (!kinematics_done) data.oMi[0] = data.liMi[0];
+  // Backward pass: the composites Ic_k (in place in data.oIc), Hc_k, F_k and Idc_k; tau_k,
+  // and the vectors row k and column k of the derivatives are made of.
   Inertia<Scalar> idc;  // Idc_k = sum_{i>=k} Idot_i (zero mass)
   Force<Scalar> hc;     // Hc_k = sum_{i>=k} I_i v_i
   Force<Scalar> fc;     // F_k = sum_{i>=k} f_i
   for (std::size_t k = n; k-- > 0;) {
     const auto kk = Eigen::Index(k);
     const Motion<Scalar>& s = data.oS[k];
-    const Motion<Scalar>& v = data.ov[k];
-    const Inertia<Scalar> inertia = model.inertia(k).transformed_by(data.oMi[k]);
-    const Force<Scalar> h = inertia * v;
-    fc += inertia * data.oa[k] + cross(v, h);  // f_k = I_k a_k + v_k x* I_k v_k
-    hc += h;
-    idc += inertia_rate(inertia, v);
-    ic += inertia;
-    data.oIc[k] = ic;
+    fc += dd.of[k];
+    hc += dd.oh[k];
+    idc += dd.oIdot[k];
+    Inertia<Scalar>& ic = data.oIc[k];
+    if (k + 1 < n) ic += data.oIc[k + 1];
     data.tau[kk] = dot(s, fc) + joint_friction(model, k, qd[kk]) + model.armature()[kk] * qdd[kk];
     // Row k: S_k^T Ic_k = (Ic_k S_k)^T and 2 S_k^T Bc_k = (2 Bc_k^T S_k)^T.
     const Force<Scalar> ids = massless_times(idc, s);

@@ -68,8 +68,9 @@ struct Inertia {
 
   CHAINDYN_ALWAYS_INLINE Inertia& operator+=(const Inertia& o) {
     mass += o.mass;
-    first_moment += o.first_moment;
-    rotational += o.rotational;
+    // entry by entry: g++ 12 calls Eigen's 3x3 += out of line in the hot loops
+    for (int k = 0; k < 3; ++k) first_moment[k] += o.first_moment[k];
+    for (int k = 0; k < 9; ++k) rotational.data()[k] += o.rotational.data()[k];
     return *this;
   }
   friend Inertia operator+(Inertia a, const Inertia& b) { return a += b; }
