@@ -122,7 +122,7 @@ inline CHAINDYN_ALWAYS_INLINE void set_row(Rows& m, std::size_t k, const Vec& x)
 /// The workspace of rnea_derivatives and aba_derivatives: a Data<Model> (`data`: the kinematics,
 /// the RNEA and ABA intermediates, tau, qdd, Minv; pass it to any other in-place algorithm) and
 /// beside it the derivative matrices and the intermediates only the derivatives need. About
-/// 5 n^2 + 30 n numbers: allocate it once (e.g. std::make_unique), reuse it. Fixed-size: the
+/// 5 n^2 + 100 n numbers: allocate it once (e.g. std::make_unique), reuse it. Fixed-size: the
 /// algorithms allocate nothing.
 template <typename Model>
 struct DerivativesData {
@@ -369,8 +369,9 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
 
 /// d tau / d q and d tau / d qd of rnea(model, q, qd, qdd) (friction and armature included as
 /// rnea has them; see the file comment for the derivation). O(n^2), noexcept, no allocation.
-/// Fills dd.dtau_dq, dd.dtau_dqd, dd.psi, dd.upsilon and dd.data.tau (= rnea), and in base
-/// coordinates dd.data.oMi, oS, ov, oa, oIc (composite inertias); dd.data.liMi.
+/// Fills dd.dtau_dq, dd.dtau_dqd, dd.data.tau (= rnea) and the derivatives' own intermediates
+/// in dd (psi, upsilon, oh, of, oIdot, col_q, col_qd, pair_*), and in base coordinates
+/// dd.data.oMi, oS, ov, oa, oIc (composite inertias); dd.data.liMi.
 template <typename Model, typename Q, typename Qd, typename Qdd>
 void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
                       const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
