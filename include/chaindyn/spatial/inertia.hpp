@@ -125,8 +125,8 @@ struct ArticulatedInertia {
         C(i.mass * Matrix3<Scalar>::Identity()) {}
 
   CHAINDYN_ALWAYS_INLINE Force<Scalar> operator*(const Motion<Scalar>& m) const {
-    return Force<Scalar>(detail::add3(detail::mul(A, m.angular), detail::mul(B, m.linear)),
-                         detail::add3(detail::mul_transpose(B, m.angular), detail::mul(C, m.linear)));
+    return Force<Scalar>(detail::mul(A, m.angular) + detail::mul(B, m.linear),
+                         detail::mul_transpose(B, m.angular) + detail::mul(C, m.linear));
   }
 
   CHAINDYN_ALWAYS_INLINE ArticulatedInertia& operator+=(const ArticulatedInertia& o) {
