@@ -359,7 +359,7 @@ void chainx_call(benchmark::State& state) {
 using UnplacedIiwa = ChainN<double, 7, RevoluteZ>;
 template <typename Algorithm>
 void unplaced_call(benchmark::State& state) {
-  static const Fixture<UnplacedIiwa> f(UnplacedIiwa(robots::kuka_iiwa_links()));
+  static const Fixture<UnplacedIiwa> f{UnplacedIiwa(robots::kuka_iiwa_links())};
   time_calls<Algorithm>(state, f);
 }
 
