@@ -87,9 +87,12 @@ void chaindyn_rows(std::integer_sequence<int, N...>, std::vector<CountRow>& rows
 
 /// The iiwa in Counted: its own links, a random state.
 std::pair<robots::KukaIiwa<Counted>, Inputs<robots::KukaIiwa<Counted>>> iiwa() {
-  using Model = robots::KukaIiwa<Counted>;
-  auto [unused, in] = random_counted<Model, robots::KukaIiwa<double>>(test::kSeed + 7);
+  // the random state of a chain of seven RevoluteZ joints (random links: the iiwa's own type
+  // states its placements' structure and refuses them); the same numbers as before
+  using Plain = ChainN<Counted, 7, RevoluteZ>;
+  auto [unused, plain_in] = random_counted<Plain, ChainN<double, 7, RevoluteZ>>(test::kSeed + 7);
   (void)unused;
+  Inputs<robots::KukaIiwa<Counted>> in{plain_in.q, plain_in.qd, plain_in.qdd, plain_in.tau};
   return {robots::kuka_iiwa<Counted>(), in};
 }
 

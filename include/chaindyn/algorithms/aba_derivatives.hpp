@@ -110,8 +110,11 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   Data<Model>& data = dd.data;
   aba(model, data, q, qd, tau);  // qdd and the factorization oU, D (kept by rnea_derivatives)
-  // data.qdd is read in place: neither rnea_derivatives nor the solves write it
-  rnea_derivatives(model, dd, q, qd, data.qdd);
+  // rnea_derivatives at qdd = aba's, from aba's base-coordinate kinematics (oMi, oS, ov and
+  // oa: the same quantities at the same state). data.qdd is read in place: neither pass nor
+  // the solves write it.
+  detail::assert_joint_vectors(model, qd, data.qdd);
+  detail::rnea_derivatives_pass<true>(model, dd, q, qd, data.qdd);
   // The right-hand sides, one per row: -dtau_dq^T, -dtau_dqd^T, I (M^-1 I = M^-1, symmetric).
   if constexpr (DerivativesData<Model>::solve_padded) {
     constexpr int n = Model::nq;

@@ -4,8 +4,8 @@
 /// Reference: J. Carpentier and N. Mansard, "Analytical Derivatives of Rigid Body Dynamics
 /// Algorithms", RSS 2018 (sec. III-IV: derivatives of the RNEA in the world frame, where the
 /// derivative of a joint's motion w.r.t. an ancestor's coordinate is a cross product). The
-/// formulas below were derived here (first version; not the paper's Algorithm 2 verbatim) by
-/// differentiating the world-frame RNEA (RBDA Table 5.1 re-expressed in base coordinates):
+/// formulas below were derived here (not the paper's Algorithm 2 verbatim) by differentiating
+/// the world-frame RNEA (RBDA Table 5.1 re-expressed in base coordinates):
 ///
 ///   All spatial quantities in base coordinates about the base origin, j-1 the parent of j:
 ///     S_k (joint columns), v_i = sum_{k<=i} S_k qd_k,
@@ -29,10 +29,18 @@
 ///     d tau_k / d qd_j = S_k . (2 Bc_m S_j - 2 Ic_m psi_j) + damping_k [j == k].
 ///   Coulomb friction's derivative is zero away from qd = 0 (and taken as zero at 0); the
 ///   armature term does not depend on q or qd.
-/// One forward pass (O(n)) and one backward pass with O(n) 6x6 work and O(n^2) dot products.
+///
+/// The composite Coriolis factor is never a 6x6 matrix. (v x*) I - I (v x) = Idot, the rate of
+/// change of the body's inertia in base coordinates (RBDA sec. 2.13: I moves with the body), is
+/// a symmetric spatial inertia of zero mass (detail::inertia_rate), and (I v) xbar* is linear
+/// in the momentum h = I v, so with the composites Idc_k = sum_{i>=k} Idot_i (10 numbers) and
+/// Hc_k = sum_{i>=k} h_i (a force), and xbar* skew-symmetric,
+///     2 Bc_k m = Idc_k m + m x* Hc_k,     2 Bc_k^T m = Idc_k m - m x* Hc_k.
+/// Each joint then costs a handful of structured inertia-times-vector products (~25
+/// multiplications each) where the dense 6x6 factors cost ~1,000 multiplications, and each
+/// (ancestor, descendant) pair a few 6-vector dot products.
 #pragma once
 
-#include "chaindyn/algorithms/coriolis.hpp"
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/model/data.hpp"
@@ -55,12 +63,66 @@ constexpr int padded_to_packets(int n) {
 }
 /// DerivativesData::solve_y when no padding is needed
 struct Unpadded {};
+
+/// The rate of change d/dt I = (v x*) I - I (v x) of a rigid body's spatial inertia I
+/// (expressed about a fixed origin O) while the body moves with spatial velocity v = (w; v_O):
+/// the derivative of X* I X^-1 along the motion. It is symmetric with the structure of a
+/// spatial inertia of zero mass (RBDA eq. 2.63 with m = 0): the first moment h = m c changes at
+/// w x h + m v_O (c moves with the body), and the rotational part about O at
+///     [w]x I_O - I_O [w]x + 2 (v_O . h) 1 - v_O h^T - h v_O^T
+/// (the rotation of I_O, and its shift as the points move by v_O: [a]x[b]x = b a^T - (a.b) 1).
+/// With A = [w]x I_O, -I_O [w]x = A^T (I_O symmetric). ~40 multiplications.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Inertia<Scalar> inertia_rate(const Inertia<Scalar>& inertia,
+                                                           const Motion<Scalar>& v) noexcept {
+  const Vector3<Scalar>& w = v.angular;
+  const Vector3<Scalar>& vo = v.linear;
+  const Vector3<Scalar>& h = inertia.first_moment;
+  Inertia<Scalar> out;
+  out.mass = Scalar(0);
+  const Vector3<Scalar> wh = cross3(w, h);
+  out.first_moment = Vector3<Scalar>(wh.x() + inertia.mass * vo.x(), wh.y() + inertia.mass * vo.y(),
+                                     wh.z() + inertia.mass * vo.z());
+  const Matrix3<Scalar> a = skew_mul(w, inertia.rotational);
+  const Scalar vh2 = Scalar(2) * vo.dot(h);
+  for (int i = 0; i < 3; ++i) {
+    for (int j = i; j < 3; ++j) {
+      const Scalar t = a(i, j) + a(j, i) - (vo[i] * h[j] + h[i] * vo[j]);
+      out.rotational(i, j) = t;
+      out.rotational(j, i) = t;
+    }
+    out.rotational(i, i) += vh2;
+  }
+  return out;
+}
+
+/// The product of a zero-mass inertia-like matrix (an inertia_rate or a sum of them) with a
+/// motion: (I_O w + h x v; -h x w), the mass term dropped.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Force<Scalar> massless_times(const Inertia<Scalar>& rate,
+                                                           const Motion<Scalar>& m) noexcept {
+  return Force<Scalar>(add3(mul(rate.rotational, m.angular), cross3(rate.first_moment, m.linear)),
+                       cross3(m.angular, rate.first_moment));
+}
+
+/// Component k of a spatial vector [angular; linear].
+template <typename Vec>
+inline CHAINDYN_ALWAYS_INLINE const auto& component(const Vec& x, int k) noexcept {
+  return k < 3 ? x.angular[k] : x.linear[k - 3];
+}
+/// Row k of an n x 6 matrix := the spatial vector x.
+template <typename Rows, typename Vec>
+inline CHAINDYN_ALWAYS_INLINE void set_row(Rows& m, std::size_t k, const Vec& x) noexcept {
+  const auto r = Eigen::Index(k);
+  for (int c = 0; c < 3; ++c) m(r, c) = x.angular[c];
+  for (int c = 0; c < 3; ++c) m(r, 3 + c) = x.linear[c];
+}
 }  // namespace detail
 
 /// The workspace of rnea_derivatives and aba_derivatives: a Data<Model> (`data`: the kinematics,
 /// the RNEA and ABA intermediates, tau, qdd, Minv; pass it to any other in-place algorithm) and
 /// beside it the derivative matrices and the intermediates only the derivatives need. About
-/// 5 n^2 + 30 n numbers: allocate it once (e.g. std::make_unique), reuse it. Fixed-size: the
+/// 5 n^2 + 100 n numbers: allocate it once (e.g. std::make_unique), reuse it. Fixed-size: the
 /// algorithms allocate nothing.
 template <typename Model>
 struct DerivativesData {
@@ -88,10 +150,20 @@ struct DerivativesData {
   Matrix dqdd_dqd;   ///< d qdd / d qd (aba_derivatives)
   Matrix dqdd_dtau;  ///< d qdd / d tau = M^-1 (aba_derivatives)
 
-  // Base coordinates, about the base origin (rnea_derivatives).
-  PerLink<Force<Scalar>> of;          ///< F_k = sum_{i>=k} f_i
+  // Base coordinates, about the base origin (rnea_derivatives; see its file comment).
   PerLink<Motion<Scalar>> psi;        ///< psi_j = S_j x v_{j-1}
   PerLink<Motion<Scalar>> upsilon;    ///< u_j = S_j x a_{j-1} - psi_j x v_{j-1}
+  PerLink<Force<Scalar>> oh;          ///< h_i = I_i v_i
+  PerLink<Force<Scalar>> of;          ///< f_i = I_i a_i + v_i x* h_i
+  PerLink<Inertia<Scalar>> oIdot;     ///< Idot_i = (v_i x*) I_i - I_i (v_i x) (zero mass)
+  PerLink<Force<Scalar>> col_q;       ///< S_k x* F_k - Ic_k u_k - 2 Bc_k psi_k
+  PerLink<Force<Scalar>> col_qd;      ///< 2 Bc_k S_k - 2 Ic_k psi_k
+  /// Row i: a spatial vector of link i, stored row-wise so that its six components for all
+  /// links are six contiguous columns (the O(n^2) step runs down them, SIMD packets of rows).
+  using PairRows = Eigen::Matrix<Scalar, Model::nq, 6>;
+  PairRows pair_s;    ///< S_i
+  PairRows pair_ics;  ///< Ic_i S_i
+  PairRows pair_bts;  ///< 2 Bc_i^T S_i
 
   // aba_derivatives' solves with M^-1 (aba_derivatives.hpp): the right-hand sides one per row,
   // their count padded to a whole number of SIMD packets (Eigen's packet size for Scalar: 8
@@ -113,9 +185,10 @@ struct DerivativesData {
     const std::size_t n = data.size();
     const auto k = Eigen::Index(n);
     for (auto* p : {&dtau_dq, &dtau_dqd, &dqdd_dq, &dqdd_dqd, &dqdd_dtau}) *p = Matrix::Zero(k, k);
-    detail::resize_per_link(of, n);
-    detail::resize_per_link(psi, n);
-    detail::resize_per_link(upsilon, n);
+    for (auto* p : {&psi, &upsilon}) detail::resize_per_link(*p, n);
+    for (auto* p : {&oh, &of, &col_q, &col_qd}) detail::resize_per_link(*p, n);
+    detail::resize_per_link(oIdot, n);
+    for (auto* p : {&pair_s, &pair_ics, &pair_bts}) *p = PairRows::Zero(k, 6);
     if constexpr (Model::nq == Eigen::Dynamic) {
       for (auto* p : {&solve_p, &solve_a}) {
         for (SolveScratch& m : *p) m = SolveScratch::Zero(k, 6);
@@ -140,10 +213,165 @@ struct RneaDerivatives {
   typename Model::Matrix dtau_dqd;  ///< d tau / d qd
 };
 
+namespace detail {
+
+/// Columns of dtau_dq and dtau_dqd from the per-link vectors of rnea_derivatives_pass (file
+/// comment): in column c,
+///     rows r <  c:  S_r . col_q_c,                      S_r . col_qd_c,
+///     rows k >= c:  -(u_c . Ic_k S_k + psi_c . 2 Bc_k^T S_k),  S_c . 2 Bc_k^T S_k - 2 psi_c . Ic_k S_k,
+/// (+ damping on the diagonal), P rows at a time down the contiguous columns of pair_s,
+/// pair_ics and pair_bts (P: Eigen's SIMD packet size for Scalar, 1 for AutoDiff and packs;
+/// n >= P). The last block of rows overlaps the one before when P does not divide n; a block
+/// that straddles row c computes both forms and keeps each row's own. Writing the matrices
+/// column by column, where a row per link k would store with a stride of n (n = 64: the two
+/// matrices' rows then fall in the same L1 sets, and those stores were the pass's hottest
+/// instructions).
+template <int P, typename Model>
+inline CHAINDYN_ALWAYS_INLINE void rnea_derivatives_columns(const Model& model,
+                                                            DerivativesData<Model>& dd,
+                                                            const Eigen::Index n) noexcept {
+  using Scalar = typename Model::Scalar;
+  using Block = Eigen::Matrix<Scalar, P, 1>;
+  const auto& rs = dd.pair_s;
+  const auto& ics = dd.pair_ics;
+  const auto& bts = dd.pair_bts;
+  for (Eigen::Index c = 0; c < n; ++c) {
+    const auto i = std::size_t(c);
+    const Motion<Scalar>& u = dd.upsilon[i];
+    const Motion<Scalar> psi2 = Scalar(2) * dd.psi[i];
+    const Motion<Scalar>& psi = dd.psi[i];
+    const Motion<Scalar>& s = dd.data.oS[i];
+    const Force<Scalar>& cq = dd.col_q[i];
+    const Force<Scalar>& cqd = dd.col_qd[i];
+    // sum_m x_m M(r0.., m), in two halves (angular, linear) for two independent chains
+    const auto combine = [](const auto& rows, const auto& x, const Eigen::Index r0)
+                             CHAINDYN_ALWAYS_INLINE {
+      const auto col = [&](int m) { return rows.col(m).template segment<P>(r0); };
+      return Block((col(0) * component(x, 0) + col(1) * component(x, 1) +
+                    col(2) * component(x, 2)) +
+                   (col(3) * component(x, 3) + col(4) * component(x, 4) +
+                    col(5) * component(x, 5)));
+    };
+    auto out_q = dd.dtau_dq.col(c);
+    auto out_qd = dd.dtau_dqd.col(c);
+    for (Eigen::Index r = 0; r < n; r += P) {
+      const Eigen::Index r0 = r + P <= n ? r : n - P;
+      auto q = out_q.template segment<P>(r0);
+      auto qd = out_qd.template segment<P>(r0);
+      if (r0 + P <= c) {  // above the diagonal
+        q = combine(rs, cq, r0);
+        qd = combine(rs, cqd, r0);
+      } else if (r0 >= c) {  // on and below
+        q = -(combine(ics, u, r0) + combine(bts, psi, r0));
+        qd = combine(bts, s, r0) - combine(ics, psi2, r0);
+      } else {
+        const Block uq = combine(rs, cq, r0), uqd = combine(rs, cqd, r0);
+        const Block lq = -(combine(ics, u, r0) + combine(bts, psi, r0));
+        const Block lqd = combine(bts, s, r0) - combine(ics, psi2, r0);
+        for (int t = 0; t < P; ++t) {
+          q[t] = r0 + t < c ? uq[t] : lq[t];
+          qd[t] = r0 + t < c ? uqd[t] : lqd[t];
+        }
+      }
+    }
+    dd.dtau_dqd(c, c) += model.damping()[c];
+  }
+}
+
+/// The passes of rnea_derivatives (see the file comment). With `kinematics_done`, data.oMi,
+/// oS, ov and oa already hold this state's base-coordinate kinematics at this qdd (aba leaves
+/// exactly these), and the pass starts from them.
+template <bool kinematics_done, typename Model>
+void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
+                           const typename Model::Vector& q, const typename Model::Vector& qd,
+                           const typename Model::Vector& qdd) noexcept {
+  using Scalar = typename Model::Scalar;
+  const std::size_t n = joint_count(model);
+  Data<Model>& data = dd.data;
+  // Forward pass, base coordinates: the kinematics (oMi, S_i = oS[i], v_i, a_i),
+  // psi_i = S_i x v_{i-1} and u_i = S_i x a_{i-1} - psi_i x v_{i-1}, and each link's own
+  // inertia I_i (into data.oIc[i]), momentum h_i = I_i v_i, force f_i = I_i a_i + v_i x* h_i
+  // and inertia rate Idot_i: all per link, so the backward pass only sums and multiplies.
+  if constexpr (!kinematics_done) joint_poses(model, data, q);
+  // Link i's base pose composes its parent's, read through `parent` (the previous step's x),
+  // and link 0's is liMi[0] itself, copied into oMi[0] after the pass (as in aba.hpp: the copy
+  // right after joint_poses stored liMi[0] stalls g++ 12 on store forwarding).
+  const Transform<Scalar>* parent = nullptr;
+  model.for_each_joint_loop([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Transform<Scalar>* x = &data.oMi[i];
+    if constexpr (!kinematics_done) {
+      x = i == 0 ? &data.liMi[0] : &(data.oMi[i] = *parent * data.liMi[i]);
+      parent = x;
+      data.oS[i] = joint.subspace_in(*x);
+    }
+    const Motion<Scalar>& s = data.oS[i];
+    set_row(dd.pair_s, i, s);
+    const Motion<Scalar>& a_parent = i == 0 ? model.base_acceleration() : data.oa[i - 1];
+    if (i == 0) {
+      dd.psi[i] = Motion<Scalar>();
+      dd.upsilon[i] = cross(s, a_parent);
+      if constexpr (!kinematics_done) data.ov[i] = s * qd[k];
+    } else {
+      const Motion<Scalar>& v_parent = data.ov[i - 1];
+      const Motion<Scalar> psi = cross(s, v_parent);
+      dd.psi[i] = psi;
+      dd.upsilon[i] = cross(s, a_parent) - cross(psi, v_parent);
+      if constexpr (!kinematics_done) data.ov[i] = v_parent + s * qd[k];
+    }
+    const Motion<Scalar>& v = data.ov[i];
+    // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
+    if constexpr (!kinematics_done) data.oa[i] = a_parent + s * qdd[k] + cross(v, s) * qd[k];
+    const Inertia<Scalar>& inertia = data.oIc[i] = model.inertia(i).transformed_by(*x);
+    const Force<Scalar>& h = dd.oh[i] = inertia * v;
+    dd.of[i] = inertia * data.oa[i] + cross(v, h);
+    dd.oIdot[i] = inertia_rate(inertia, v);
+  });
+  if constexpr (!kinematics_done) data.oMi[0] = data.liMi[0];
+  // Backward pass: the composites Ic_k (in place in data.oIc), Hc_k, F_k and Idc_k; tau_k,
+  // and the vectors row k and column k of the derivatives are made of.
+  Inertia<Scalar> idc;  // Idc_k = sum_{i>=k} Idot_i (zero mass)
+  Force<Scalar> hc;     // Hc_k = sum_{i>=k} I_i v_i
+  Force<Scalar> fc;     // F_k = sum_{i>=k} f_i
+  for (std::size_t k = n; k-- > 0;) {
+    const auto kk = Eigen::Index(k);
+    const Motion<Scalar>& s = data.oS[k];
+    fc += dd.of[k];
+    hc += dd.oh[k];
+    idc += dd.oIdot[k];
+    Inertia<Scalar>& ic = data.oIc[k];
+    if (k + 1 < n) ic += data.oIc[k + 1];
+    data.tau[kk] = dot(s, fc) + joint_friction(model, k, qd[kk]) + model.armature()[kk] * qdd[kk];
+    // Row k: S_k^T Ic_k = (Ic_k S_k)^T and 2 S_k^T Bc_k = (2 Bc_k^T S_k)^T.
+    const Force<Scalar> ids = massless_times(idc, s);
+    const Force<Scalar> sxh = cross(s, hc);
+    set_row(dd.pair_ics, k, ic * s);
+    set_row(dd.pair_bts, k, ids - sxh);  // 2 Bc_k^T S_k
+    // Column k, rows r < k: S_r . (S_k x* F_k - Ic_k u_k - 2 Bc_k psi_k) and
+    // S_r . (2 Bc_k S_k - 2 Ic_k psi_k).
+    const Motion<Scalar>& psi = dd.psi[k];
+    dd.col_q[k] = cross(s, fc) - ic * dd.upsilon[k] - (massless_times(idc, psi) + cross(psi, hc));
+    dd.col_qd[k] = (ids + sxh) - Scalar(2) * (ic * psi);
+  }
+  constexpr int packet = Eigen::internal::packet_traits<Scalar>::Vectorizable
+                             ? int(Eigen::internal::packet_traits<Scalar>::size)
+                             : 1;
+  if constexpr (packet > 1 && (Model::nq == Eigen::Dynamic || Model::nq >= packet)) {
+    if (Model::nq != Eigen::Dynamic || Eigen::Index(n) >= packet) {
+      rnea_derivatives_columns<packet>(model, dd, Eigen::Index(n));
+      return;
+    }
+  }
+  rnea_derivatives_columns<1>(model, dd, Eigen::Index(n));
+}
+
+}  // namespace detail
+
 /// d tau / d q and d tau / d qd of rnea(model, q, qd, qdd) (friction and armature included as
 /// rnea has them; see the file comment for the derivation). O(n^2), noexcept, no allocation.
-/// Fills dd.dtau_dq, dd.dtau_dqd, dd.of, dd.psi, dd.upsilon and dd.data.tau (= rnea), and in
-/// base coordinates dd.data.oMi, oS, ov, oa, oIc (composite inertias); dd.data.liMi.
+/// Fills dd.dtau_dq, dd.dtau_dqd, dd.data.tau (= rnea) and the derivatives' own intermediates
+/// in dd (psi, upsilon, oh, of, oIdot, col_q, col_qd, pair_*), and in base coordinates
+/// dd.data.oMi, oS, ov, oa, oIc (composite inertias); dd.data.liMi.
 template <typename Model, typename Q, typename Qd, typename Qdd>
 void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
                       const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
@@ -152,64 +380,8 @@ void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
-  using Scalar = typename Model::Scalar;
-  const std::size_t n = detail::joint_count(model);
   detail::assert_joint_vectors(model, qd, qdd);
-  Data<Model>& data = dd.data;
-  // Forward pass: kinematics in base coordinates, psi_j and u_j, f_i (into of[i]).
-  detail::world_kinematics(model, data, q);  // oMi, S_i = oS[i]
-  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
-    const auto k = Eigen::Index(i);
-    const Motion<Scalar>& s = data.oS[i];
-    const Motion<Scalar>& a_parent = i == 0 ? model.base_acceleration() : data.oa[i - 1];
-    if (i == 0) {
-      dd.psi[i] = Motion<Scalar>();
-      dd.upsilon[i] = cross(s, a_parent);
-      data.ov[i] = s * qd[k];
-    } else {
-      const Motion<Scalar>& v_parent = data.ov[i - 1];
-      dd.psi[i] = cross(s, v_parent);
-      dd.upsilon[i] = cross(s, a_parent) - cross(dd.psi[i], v_parent);
-      data.ov[i] = v_parent + s * qd[k];
-    }
-    // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
-    data.oa[i] = a_parent + s * qdd[k] + cross(data.ov[i], s) * qd[k];
-    const Inertia<Scalar>& inertia = data.oIc[i] = model.inertia(i).transformed_by(data.oMi[i]);
-    dd.of[i] = inertia * data.oa[i] + cross(data.ov[i], inertia * data.ov[i]);
-  });
-  // Backward pass: composites Ic_k, Bc_k, F_k; row k (columns j <= k) and column k (rows r < k).
-  detail::Matrix6<Scalar> bc = detail::Matrix6<Scalar>::Zero();
-  for (std::size_t k = n; k-- > 0;) {
-    const auto kk = Eigen::Index(k);
-    bc += detail::coriolis_b(data.oIc[k], data.ov[k]);
-    if (k + 1 < n) {
-      data.oIc[k] += data.oIc[k + 1];
-      dd.of[k] += dd.of[k + 1];
-    }
-    const Inertia<Scalar>& ic = data.oIc[k];
-    const Motion<Scalar>& s = data.oS[k];
-    const Force<Scalar>& fk = dd.of[k];
-    data.tau[kk] = dot(s, fk) + joint_friction(model, k, qd[kk]) + model.armature()[kk] * qdd[kk];
-    // Row k: S_k^T Ic_k = (Ic_k S_k)^T and S_k^T Bc_k = (Bc_k^T S_k)^T.
-    const Force<Scalar> ics = ic * s;
-    const Force<Scalar> bts = detail::to_force<Scalar>(bc.transpose() * s.vector());
-    for (std::size_t j = 0; j <= k; ++j) {
-      const auto kj = Eigen::Index(j);
-      dd.dtau_dq(kk, kj) = -(dot(dd.upsilon[j], ics) + Scalar(2) * dot(dd.psi[j], bts));
-      dd.dtau_dqd(kk, kj) = Scalar(2) * (dot(data.oS[j], bts) - dot(dd.psi[j], ics));
-    }
-    // Column k, rows r < k.
-    const Force<Scalar> bpsi = detail::to_force<Scalar>(bc * dd.psi[k].vector());
-    const Force<Scalar> col_q = cross(s, fk) - ic * dd.upsilon[k] - Scalar(2) * bpsi;
-    const Force<Scalar> col_qd =
-        Scalar(2) * (detail::to_force<Scalar>(bc * s.vector()) - ic * dd.psi[k]);
-    for (std::size_t r = 0; r < k; ++r) {
-      const auto kr = Eigen::Index(r);
-      dd.dtau_dq(kr, kk) = dot(data.oS[r], col_q);
-      dd.dtau_dqd(kr, kk) = dot(data.oS[r], col_qd);
-    }
-    dd.dtau_dqd(kk, kk) += model.damping()[kk];
-  }
+  detail::rnea_derivatives_pass<false>(model, dd, q, qd, qdd);
 }
 
 /// Returning form of rnea_derivatives: any Eigen vectors, sizes checked (throws

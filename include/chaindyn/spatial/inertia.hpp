@@ -59,14 +59,18 @@ struct Inertia {
 
   /// I m: the momentum of the body moving with m (RBDA eq. 2.63).
   CHAINDYN_ALWAYS_INLINE Force<Scalar> operator*(const Motion<Scalar>& m) const {
-    return Force<Scalar>(detail::mul(rotational, m.angular) + detail::cross3(first_moment, m.linear),
-                         mass * m.linear - detail::cross3(first_moment, m.angular));
+    const Vector3<Scalar> hw = detail::cross3(first_moment, m.angular);
+    return Force<Scalar>(
+        detail::add3(detail::mul(rotational, m.angular), detail::cross3(first_moment, m.linear)),
+        Vector3<Scalar>(mass * m.linear.x() - hw.x(), mass * m.linear.y() - hw.y(),
+                        mass * m.linear.z() - hw.z()));
   }
 
   CHAINDYN_ALWAYS_INLINE Inertia& operator+=(const Inertia& o) {
     mass += o.mass;
-    first_moment += o.first_moment;
-    rotational += o.rotational;
+    // entry by entry: g++ 12 calls Eigen's 3x3 += out of line in the hot loops
+    for (int k = 0; k < 3; ++k) first_moment[k] += o.first_moment[k];
+    for (int k = 0; k < 9; ++k) rotational.data()[k] += o.rotational.data()[k];
     return *this;
   }
   friend Inertia operator+(Inertia a, const Inertia& b) { return a += b; }
