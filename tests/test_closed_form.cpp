@@ -27,7 +27,7 @@ using namespace chaindyn::closed_form;
 using chaindyn::test::relative_error;
 using chaindyn::test::uniform;
 
-constexpr double kPi = 3.14159265358979323846;
+using chaindyn::test::kPi;
 constexpr int kStates = 60;
 constexpr double kChainTolerance = 1e-12;       // closed form vs chain algorithm
 constexpr double kDifferenceTolerance = 1e-6;   // closed form vs finite differences

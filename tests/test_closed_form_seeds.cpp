@@ -25,7 +25,7 @@ using std::sin;
 
 constexpr double pi = 3.14159265358979323846;
 constexpr double kTolerance = 1e-12;
-constexpr int kStates = 20;
+constexpr int kSeedStates = 20;
 
 using Vector1 = Eigen::Matrix<double, 1, 1>;
 using Eigen::Matrix2d;
@@ -94,7 +94,7 @@ TEST_CASE(
     "energies up to the constant of the zero reference",
     "[closed_form][seeds]") {
   std::mt19937 gen(test::kSeed);
-  for (int i = 0; i < kStates; ++i) {
+  for (int i = 0; i < kSeedStates; ++i) {
     const double m = uniform(gen, 0.2, 3), a = uniform(gen, 0.2, 2), g = uniform(gen, 1, 15);
     const double q = uniform(gen, -pi, pi), qd = uniform(gen, -3, 3);
     const OneLinkArm<double> arm = OneLinkArm<double>::uniform_rod(m, a, g);
@@ -116,7 +116,7 @@ TEST_CASE(
     "I_c = 0",
     "[closed_form][seeds]") {
   std::mt19937 gen(test::kSeed);
-  for (int i = 0; i < kStates; ++i) {
+  for (int i = 0; i < kSeedStates; ++i) {
     const double m = uniform(gen, 0.2, 3), l = uniform(gen, 0.2, 2), g = uniform(gen, 1, 15);
     const double q = uniform(gen, -pi, pi), qd = uniform(gen, -3, 3), qdd = uniform(gen, -5, 5);
     const SimplePendulum<double> p(m, l, g);
@@ -134,7 +134,7 @@ TEST_CASE(
 TEST_CASE("TwoLinkArm: Asfour's two pivot joints M, C qd and g(q)", "[closed_form][seeds]") {
   // Asfour, Robotics I ch. 4, "Lagrange: Example - Two pivot joints (6)".
   std::mt19937 gen(test::kSeed);
-  for (int i = 0; i < kStates; ++i) {
+  for (int i = 0; i < kSeedStates; ++i) {
     const double m1 = uniform(gen, 0.2, 3), m2 = uniform(gen, 0.2, 3);
     const double a1 = uniform(gen, 0.2, 1.5), a2 = uniform(gen, 0.2, 1.5);
     const double g = uniform(gen, 1, 15);
@@ -171,7 +171,7 @@ TEST_CASE(
     "[closed_form][seeds][errata]") {
   // Saha, "Equations of Motion of a 2-link Arm", uniform rods: I_{i,zz} = m_i a_i^2 / 12.
   std::mt19937 gen(test::kSeed);
-  for (int i = 0; i < kStates; ++i) {
+  for (int i = 0; i < kSeedStates; ++i) {
     const double m1 = uniform(gen, 0.2, 3), m2 = uniform(gen, 0.2, 3);
     const double a1 = uniform(gen, 0.2, 1.5), a2 = uniform(gen, 0.2, 1.5);
     const double g = uniform(gen, 1, 15);
@@ -212,7 +212,7 @@ TEST_CASE(
   // Saha, "Equations of Motion" (gamma_i) and "Example: Dynamic Model of a 2-link Arm" (J_c,1,
   // J_c,2), uniform rods, gravity g = (0, -g, 0).
   std::mt19937 gen(test::kSeed);
-  for (int i = 0; i < kStates; ++i) {
+  for (int i = 0; i < kSeedStates; ++i) {
     const double m1 = uniform(gen, 0.2, 3), m2 = uniform(gen, 0.2, 3);
     const double a1 = uniform(gen, 0.2, 1.5), a2 = uniform(gen, 0.2, 1.5);
     const double g = uniform(gen, 1, 15);
@@ -256,7 +256,7 @@ TEST_CASE(
   const TwoLinkArm<double> arm = TwoLinkArm<double>::uniform_rods(m1, m2, a1, a2, g);
   const auto chain = arm.to_chain();
   std::mt19937 gen(test::kSeed);
-  for (int i = 0; i < kStates; ++i) {
+  for (int i = 0; i < kSeedStates; ++i) {
     const State2 s = random_state2(gen);
     const double th1 = s.q[0], th2 = s.q[1], th1d = s.qd[0], th2d = s.qd[1];
     const Vector2d tau = i == 0 ? Vector2d(0, 0) : test::random_state<Vector2d>(gen, 20.0);
@@ -288,7 +288,7 @@ TEST_CASE(
   // mid-link, I_bullet,i about the centres of mass, I_i = I_bullet,i + m_i l^2/4 about the
   // joints, c2 = m2 l/2.
   std::mt19937 gen(test::kSeed);
-  for (int i = 0; i < kStates; ++i) {
+  for (int i = 0; i < kSeedStates; ++i) {
     const double m1 = uniform(gen, 0.2, 3), m2 = uniform(gen, 0.2, 3), l = uniform(gen, 0.2, 1.5);
     const double Ib1 = uniform(gen, 0, 0.2) * m1 * l * l, Ib2 = uniform(gen, 0, 0.2) * m2 * l * l;
     const double g = uniform(gen, 1, 15);
@@ -352,7 +352,7 @@ TEST_CASE(
   // Zhang and Einig, "Langragian Method for two joint manipulator": point masses m1, m2 at
   // distances d1 (link 1) and d2 (link 2), theta_i from the downward vertical.
   std::mt19937 gen(test::kSeed);
-  for (int i = 0; i < kStates; ++i) {
+  for (int i = 0; i < kSeedStates; ++i) {
     const double m1 = uniform(gen, 0.2, 3), m2 = uniform(gen, 0.2, 3);
     const double d1 = uniform(gen, 0.2, 1.5), d2 = uniform(gen, 0.2, 1.5);
     const double g = uniform(gen, 1, 15);
@@ -402,7 +402,7 @@ TEST_CASE("SphericalPendulum: Asfour's 3D pendulum M, C qd, g(q) and energies",
           "[closed_form][seeds]") {
   // Asfour, Robotics I ch. 4, "Method of Lagrange: 3D-Pendulum (1)-(3)", q = (theta, phi).
   std::mt19937 gen(test::kSeed);
-  for (int i = 0; i < kStates; ++i) {
+  for (int i = 0; i < kSeedStates; ++i) {
     const double m = uniform(gen, 0.2, 3), l = uniform(gen, 0.2, 2), g = uniform(gen, 1, 15);
     const Vector2d q(uniform(gen, 0.3, pi - 0.3), uniform(gen, -pi, pi));
     const Vector2d qd = test::random_state<Vector2d>(gen, 3.0);

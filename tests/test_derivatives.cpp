@@ -21,7 +21,7 @@ using test::relative_error;
 
 namespace {
 
-using Mixed = Chain<double, Revolute, PrismaticY, RevoluteX, Prismatic>;
+using MixedFour = Chain<double, Revolute, PrismaticY, RevoluteX, Prismatic>;
 
 struct Worst {
   double fd_rnea = 0, fd_aba = 0, ad_rnea = 0, ad_aba = 0;
@@ -134,13 +134,13 @@ void report(const char* what, const Worst& w) {
 TEST_CASE("rnea and aba derivatives match finite differences and AutoDiff on a random chain "
           "with friction and armature",
           "[derivatives]") {
-  using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 3 * Mixed::nq, 1>>;
+  using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 3 * MixedFour::nq, 1>>;
   using ADMixed = Chain<AD, Revolute, PrismaticY, RevoluteX, Prismatic>;
   std::mt19937 gen(test::kSeed + 60);
   Worst worst;
   for (int model = 0; model < 4; ++model) {
-    const auto links = test::random_links<Mixed>(gen, true);
-    const Mixed dm(links);
+    const auto links = test::random_links<MixedFour>(gen, true);
+    const MixedFour dm(links);
     const ADMixed am(test::cast_links<AD>(links));
     REQUIRE(dm.damping().cwiseAbs().maxCoeff() > 0);  // the friction terms are exercised
     check_derivatives(dm, am, gen, worst);

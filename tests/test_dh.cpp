@@ -21,7 +21,7 @@ namespace {
 
 using Row = DHRow<double>;
 using Matrix4 = Eigen::Matrix4d;
-constexpr double kPi = 3.14159265358979323846;
+using chaindyn::test::kPi;
 
 /// Standard DH, written out: Rz(theta) Tz(d) Tx(a) Rx(alpha).
 Matrix4 standard_matrix(double a, double alpha, double d, double theta) {

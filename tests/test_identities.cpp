@@ -16,17 +16,17 @@ using chaindyn::test::relative_error;
 
 namespace {
 
-constexpr int kModels = 8;   // random models per chain type
-constexpr int kStates = 10;  // random states per model
+constexpr int kModelsPerType = 8;   // random models per chain type
+constexpr int kStatesPerModel = 10;  // random states per model
 
-/// Runs f(model, q, qd, qdd) on kModels random models x kStates random states, seeded.
+/// Runs f(model, q, qd, qdd) on kModelsPerType random models x kStatesPerModel random states, seeded.
 template <typename Model, typename F>
 void for_random_cases(bool joint_dynamics, F&& f) {
   using Vector = typename Model::Vector;
   std::mt19937 gen(test::kSeed + std::uint32_t(Model::nq));
-  for (int m = 0; m < kModels; ++m) {
+  for (int m = 0; m < kModelsPerType; ++m) {
     const Model model(test::random_links<Model>(gen, joint_dynamics));
-    for (int s = 0; s < kStates; ++s) {
+    for (int s = 0; s < kStatesPerModel; ++s) {
       const Vector q = test::random_state<Vector>(gen, 3.0);
       const Vector qd = test::random_state<Vector>(gen, 2.0);
       const Vector qdd = test::random_state<Vector>(gen, 2.0);

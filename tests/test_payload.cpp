@@ -12,7 +12,7 @@ using chaindyn::test::relative_error;
 
 namespace {
 
-using Mixed = Chain<double, PrismaticZ, Revolute, RevoluteX, PrismaticY, RevoluteZ, Prismatic>;
+using PayloadMixed = Chain<double, PrismaticZ, Revolute, RevoluteX, PrismaticY, RevoluteZ, Prismatic>;
 using Iiwa = robots::KukaIiwa<double>;
 
 Payload<double> random_payload(std::mt19937& gen) {
@@ -77,7 +77,7 @@ TEST_CASE("a payload equals a model built with the combined link inertia (rnea, 
   std::mt19937 gen(test::kSeed + 303u);
   double worst = 0;
   check_against_merged(robots::kuka_iiwa(), gen, worst);
-  for (int m = 0; m < 3; ++m) check_against_merged(Mixed(test::random_links<Mixed>(gen, true)), gen, worst);
+  for (int m = 0; m < 3; ++m) check_against_merged(PayloadMixed(test::random_links<PayloadMixed>(gen, true)), gen, worst);
   WARN("worst |payload - merged link| = " << worst);
 }
 
@@ -184,12 +184,12 @@ TEST_CASE("payloads cannot make an accepted model singular: no ABA pivot drops b
   // Schur complement of M). Here: random payloads set, replaced and cleared, D_j at random q
   // never below the bare model's, including the zero payload and a chain whose tip is light.
   std::mt19937 gen(test::kSeed + 4);
-  auto links = test::random_links<Mixed>(gen, false);
+  auto links = test::random_links<PayloadMixed>(gen, false);
   links.back().mass = 1e-3;
   links.back().inertia = 1e-7 * Eigen::Matrix3d::Identity();
-  const Mixed bare(links);
-  Mixed model = bare;
-  Data<Mixed> with, without;
+  const PayloadMixed bare(links);
+  PayloadMixed model = bare;
+  Data<PayloadMixed> with, without;
   for (int trial = 0; trial < 40; ++trial) {
     const std::size_t link = std::size_t(trial) % 6;
     switch (trial % 4) {
@@ -198,9 +198,9 @@ TEST_CASE("payloads cannot make an accepted model singular: no ABA pivot drops b
       case 2: model.clear_payload(link); break;
       default: model.set_payload(link, random_payload(gen)); model.clear_payload(link);
     }
-    const Mixed::Vector q = test::random_state<Mixed::Vector>(gen, 3.0);
-    aba(model, with, q, Mixed::Vector::Zero(), Mixed::Vector::Zero());
-    aba(bare, without, q, Mixed::Vector::Zero(), Mixed::Vector::Zero());
+    const PayloadMixed::Vector q = test::random_state<PayloadMixed::Vector>(gen, 3.0);
+    aba(model, with, q, PayloadMixed::Vector::Zero(), PayloadMixed::Vector::Zero());
+    aba(bare, without, q, PayloadMixed::Vector::Zero(), PayloadMixed::Vector::Zero());
     INFO("trial " << trial << ": D " << with.D.transpose() << ", bare " << without.D.transpose());
     REQUIRE((with.D.array() >= without.D.array() * (1 - 1e-12)).all());
     REQUIRE(with.D.minCoeff() > 0);

@@ -34,7 +34,7 @@ using Arm = robots::KukaIiwa<double>;
 using V = Arm::Vector;
 using Matrix4 = Eigen::Matrix4d;
 
-constexpr double kPi = 3.14159265358979323846;
+using chaindyn::test::kPi;
 constexpr double kG = 9.81;
 
 // Drake, manipulation/models/iiwa_description/iiwa7/iiwa7_no_collision.sdf (commit 966464eb):

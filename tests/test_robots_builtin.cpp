@@ -24,11 +24,11 @@ using chaindyn::test::relative_error;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using chaindyn::test::kPi;
 using Matrix4 = Eigen::Matrix4d;
 
 /// Standard DH, written out: Rz(theta) Tz(d) Tx(a) Rx(alpha).
-Matrix4 standard_matrix(double a, double alpha, double d, double theta) {
+Matrix4 dh_standard_matrix(double a, double alpha, double d, double theta) {
   const double ct = std::cos(theta), st = std::sin(theta), ca = std::cos(alpha),
                sa = std::sin(alpha);
   Matrix4 m;
@@ -39,7 +39,7 @@ Matrix4 standard_matrix(double a, double alpha, double d, double theta) {
   return m;
 }
 
-Matrix4 homogeneous(const Transform<double>& x) {
+Matrix4 as_homogeneous(const Transform<double>& x) {
   Matrix4 m = Matrix4::Identity();
   m.topLeftCorner<3, 3>() = x.rotation;
   m.topRightCorner<3, 1>() = x.translation;
@@ -83,7 +83,7 @@ TEST_CASE("Panda: flange at q = 0 is at (0.088, 0, 0.926) pointing down, dynamic
   hand(1, 1) = hand(2, 2) = -1;
   hand.topRightCorner<3, 1>() = Eigen::Vector3d(0.0825 - 0.0825 + 0.088, 0,
                                                 0.333 + 0.316 + 0.384 - 0.107);
-  const double error = (homogeneous(flange) - hand).cwiseAbs().maxCoeff();
+  const double error = (as_homogeneous(flange) - hand).cwiseAbs().maxCoeff();
   WARN("Panda flange at q = 0 vs hand: " << error);
   CHECK(error < 1e-15);
   // Gaz et al.'s total moving mass
@@ -107,7 +107,7 @@ TEST_CASE("UR5: tool flange at q = 0 and at random q equals the written-out DH p
   hand(3, 3) = 1;
   hand.topRightCorner<3, 1>() = Eigen::Vector3d(-0.425 - 0.39225, -(0.10915 + 0.0823),
                                                 0.089159 - 0.09465);
-  double worst = (homogeneous(zero) - hand).cwiseAbs().maxCoeff();
+  double worst = (as_homogeneous(zero) - hand).cwiseAbs().maxCoeff();
   WARN("UR5 flange at q = 0 vs hand: " << worst);
   CHECK(worst < 1e-15);
   // UR's table, typed again: a, d, alpha
@@ -119,9 +119,9 @@ TEST_CASE("UR5: tool flange at q = 0 and at random q equals the written-out DH p
   for (int trial = 0; trial < 20; ++trial) {
     const V q = test::random_state<V>(gen, kPi);
     Matrix4 x = Matrix4::Identity();
-    for (int i = 0; i < 6; ++i) x = x * standard_matrix(a[i], alpha[i], d[i], q[i]);
+    for (int i = 0; i < 6; ++i) x = x * dh_standard_matrix(a[i], alpha[i], d[i], q[i]);
     const Transform<double> tool = forward_kinematics(arm, q).back() * robots::ur5_flange();
-    worst = std::max(worst, (homogeneous(tool) - x).cwiseAbs().maxCoeff());
+    worst = std::max(worst, (as_homogeneous(tool) - x).cwiseAbs().maxCoeff());
   }
   WARN("UR5 flange at random q vs DH matrices: " << worst);
   CHECK(worst < 1e-14);

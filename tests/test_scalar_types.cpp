@@ -12,16 +12,16 @@ using chaindyn::test::relative_error;
 namespace {
 
 template <typename S>
-using Arm = Chain<S, RevoluteZ, RevoluteY, Revolute, PrismaticX, RevoluteZ, Prismatic, RevoluteX>;
+using MixedArm = Chain<S, RevoluteZ, RevoluteY, Revolute, PrismaticX, RevoluteZ, Prismatic, RevoluteX>;
 template <typename S>
-using Long = ChainN<S, 7, Revolute>;
+using LongArm = ChainN<S, 7, Revolute>;
 
 }  // namespace
 
 TEMPLATE_TEST_CASE("float algorithms agree with double to float precision", "[scalar]",
-                   (Arm<double>), (Long<double>)) {
+                   (MixedArm<double>), (LongArm<double>)) {
   using DModel = TestType;
-  using FModel = std::conditional_t<std::is_same_v<DModel, Arm<double>>, Arm<float>, Long<float>>;
+  using FModel = std::conditional_t<std::is_same_v<DModel, MixedArm<double>>, MixedArm<float>, LongArm<float>>;
   using DV = typename DModel::Vector;
   using FV = typename FModel::Vector;
   std::mt19937 gen(test::kSeed + 11);
@@ -56,8 +56,8 @@ TEST_CASE("automatic differentiation: d rnea / d qdd equals crba, d rnea / d q m
           "[scalar][autodiff]") {
   constexpr int n = 7;
   using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, n, 1>>;
-  using ADModel = Arm<AD>;
-  using DModel = Arm<double>;
+  using ADModel = MixedArm<AD>;
+  using DModel = MixedArm<double>;
   using DV = DModel::Vector;
   std::mt19937 gen(test::kSeed + 12);
   for (int trial = 0; trial < 10; ++trial) {

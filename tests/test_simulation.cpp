@@ -16,7 +16,7 @@ using namespace chaindyn;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using chaindyn::test::kPi;
 using Vector1 = Eigen::Matrix<double, 1, 1>;
 using Vector2 = Eigen::Vector2d;
 

@@ -17,7 +17,7 @@ using namespace chaindyn;
 namespace {
 
 constexpr std::uint32_t kTrajectorySeed = 20261122u;  // tests/support/test_support.hpp's kSeed
-constexpr double kPi = 3.14159265358979323846;
+using chaindyn::test::kPi;
 
 using Vec3 = Eigen::Vector3d;
 

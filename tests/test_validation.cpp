@@ -13,7 +13,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-using Arm = Chain<double, RevoluteZ, Revolute, PrismaticX>;
+using ThreeJointArm = Chain<double, RevoluteZ, Revolute, PrismaticX>;
 
 std::vector<Link<double>> good_links() {
   std::vector<Link<double>> links(3);
@@ -31,7 +31,7 @@ std::vector<Link<double>> good_links() {
 
 std::string message_of(const std::vector<Link<double>>& links) {
   try {
-    Arm arm(links);
+    ThreeJointArm arm(links);
   } catch (const ModelError& e) {
     return e.what();
   }
@@ -44,7 +44,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
 TEST_CASE("valid links build a chain without error", "[validation]") {
-  REQUIRE_NOTHROW(Arm(good_links()));
+  REQUIRE_NOTHROW(ThreeJointArm(good_links()));
 }
 
 TEST_CASE("non-finite numbers are refused, naming the link and the quantity", "[validation]") {
@@ -128,7 +128,7 @@ TEST_CASE("axes: zero, missing, or contradicting the joint type are refused", "[
 
   links = good_links();
   links[1].axis = Eigen::Vector3d(0, 3, 4);  // normalized on construction
-  const Arm arm(links);
+  const ThreeJointArm arm(links);
   CHECK((arm.joint<1>().axis() - Eigen::Vector3d(0, 0.6, 0.8)).norm() < 1e-15);
 }
 
@@ -171,9 +171,9 @@ TEST_CASE("a massless tail that makes M singular is refused, and armature rescue
 }
 
 TEST_CASE("gravity must be finite", "[validation]") {
-  Arm arm(good_links());
+  ThreeJointArm arm(good_links());
   CHECK_THROWS_WITH(arm.set_gravity(Eigen::Vector3d(0, kNaN, 0)), Contains("gravity"));
-  CHECK_THROWS_AS(Arm(good_links(), Eigen::Vector3d(kInf, 0, 0)), ModelError);
+  CHECK_THROWS_AS(ThreeJointArm(good_links(), Eigen::Vector3d(kInf, 0, 0)), ModelError);
   arm.set_gravity(Eigen::Vector3d(0, -1.62, 0));
   CHECK(arm.base_acceleration().linear == Eigen::Vector3d(0, 1.62, 0));
 }
@@ -182,14 +182,14 @@ TEST_CASE("JointDynamics::with_rotor adds G^2 I_rotor to the joint's diagonal of
           "[model]") {
   const double rotor = 2e-4, ratio = 100;
   auto links = good_links();
-  const Arm bare(links);
+  const ThreeJointArm bare(links);
   links[1].dynamics = JointDynamics<double>::with_rotor(rotor, ratio, 0.3, 0.1);
   CHECK(links[1].dynamics.armature == Approx(ratio * ratio * rotor));
   CHECK(links[1].dynamics.damping == 0.3);
   CHECK(links[1].dynamics.friction == 0.1);
-  const Arm geared(links);
-  const Arm::Vector q(0.3, -0.7, 0.2);
-  Arm::Matrix expected = crba(bare, q);
+  const ThreeJointArm geared(links);
+  const ThreeJointArm::Vector q(0.3, -0.7, 0.2);
+  ThreeJointArm::Matrix expected = crba(bare, q);
   expected(1, 1) += 2.0;  // 100^2 * 2e-4 kg m^2
   CHECK(test::relative_error(crba(geared, q), expected) < 1e-15);
 }

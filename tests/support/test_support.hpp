@@ -14,6 +14,9 @@ namespace chaindyn::test {
 /// The seed every random test starts from; a failing case prints its own sub-seed.
 inline constexpr std::uint32_t kSeed = 20261122u;
 
+/// pi to double precision (one definition for every test source: chaindyn_tests is a unity build)
+inline constexpr double kPi = 3.14159265358979323846;
+
 /// max |a - b| / max(1, max |b|): relative to the reference's size, absolute near zero.
 template <typename A, typename B>
 double relative_error(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
