@@ -79,20 +79,20 @@ def print_batch(batches, runs):
     for a in BATCH_ALGORITHMS:
         for l, times in batches.items():
             one = times.get(f"{a}/one_state")
-            if one is None:
+            if one is None and not any(k.startswith(a + "/") for k in times):
                 continue
             row = [a, l]
             if kdl:
                 peers = runs[l][1][1] if len(runs.get(l, [])) > 1 else {}
                 k = [v for name, v in peers.items() if name.startswith(f"iiwa/{a}/KDL")]
                 row.append(f"{k[0]:.0f}" if k else "")
-            row.append(f"{one:.0f}")
+            row.append("" if one is None else f"{one:.0f}")
             for w, t in cells:
                 v = times.get(f"{a}/{w}/{t}")
                 if v is None:
                     row.append("")
                 elif t == "threads:1":
-                    row.append(f"{v:.1f} ({one / v:.1f}x)")
+                    row.append(f"{v:.1f}" if one is None else f"{v:.1f} ({one / v:.1f}x)")
                 else:
                     single = times.get(f"{a}/{w}/threads:1")
                     row.append(f"{v:.1f} ({single / v:.2f}x)" if single else f"{v:.1f}")

@@ -157,7 +157,7 @@ int check_batch() {
   const auto data = std::make_unique<Data<Model>>();
   int mismatches = 0;
   for (int round = 0; round < 50; ++round) {
-    // Every tenth call finds the worker asleep (it spins at most 0.5 ms after a job): the
+    // Every tenth call finds the worker asleep (it spins at most 50 us after a job): the
     // wake-up through the condition variable is checked too, not only the spinning hand-over.
     if (round % 10 == 9) std::this_thread::sleep_for(std::chrono::milliseconds(3));
     batch::rnea(ws, q, qd, qdd, tau);

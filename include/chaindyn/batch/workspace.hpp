@@ -56,10 +56,15 @@ namespace detail {
 ///
 /// Idle workers spin (`pause`), then sleep on a condition variable. The spin is adaptive and
 /// bounded: after a job a worker spins for twice the time it spent in that job, clamped to
-/// [kMinSpin, kMaxSpin] (50 us .. 500 us), so back-to-back calls (a batch::rnea followed by a
+/// [kMinSpin, kMaxSpin] (5 us .. 50 us), so back-to-back calls (a batch::rnea followed by a
 /// batch::aba, an optimiser's iterations) find the workers awake, while an idle pool costs at
 /// most that much CPU per call before its workers sleep. A call that finds workers asleep
-/// wakes them with one notify_all and starts on its own meanwhile.
+/// wakes them with one notify_all and starts on its own meanwhile. Why not longer: on a core
+/// shared with another busy process the scheduler charges a spinning worker for its spin, so it
+/// is preempted more often, and a worker preempted mid-chunk stalls the call for the other
+/// process's time slice; with 500 us (the first version) two threads took rnea over 1,024 iiwa
+/// states from 159 to 214 us on this machine while another build held the second vCPU (1 thread
+/// 131-139 us; 50 us: 159 us).
 ///
 /// No allocation per job (the job is passed by pointer); noexcept; the shared counters and the
 /// job word sit on cache lines of their own.
@@ -111,7 +116,7 @@ class WorkerPool {
   static constexpr std::uint64_t kActive = 0xffff;
   static constexpr std::uint64_t kOpen = std::uint64_t(1) << 16;
   static constexpr std::uint64_t kGeneration = std::uint64_t(1) << 17;
-  static constexpr std::chrono::microseconds kMinSpin{50}, kMaxSpin{500};
+  static constexpr std::chrono::microseconds kMinSpin{5}, kMaxSpin{50};
   static constexpr int kWaitSpins = 4096;  // the calling thread's pause loop before it yields
 
   template <typename Job>
