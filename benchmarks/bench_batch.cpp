@@ -22,6 +22,12 @@ constexpr int N = Model::nq;
 using Mat = batch::States<Model>;
 constexpr Eigen::Index kStates = 1024;
 
+// W = 8 is a third of this file's compile time; -DCHAINDYN_BENCH_BATCH_W8=0 leaves it out (for
+// quick A/B builds on a machine whose native width is 4 or less).
+#ifndef CHAINDYN_BENCH_BATCH_W8
+#define CHAINDYN_BENCH_BATCH_W8 1
+#endif
+
 enum class Algorithm { rnea, aba, crba, rnea_derivatives, aba_derivatives };
 
 /// The inputs and outputs of every algorithm over n seeded random states.
@@ -135,8 +141,10 @@ void bm_memory_floor(benchmark::State& state) {
           ->Unit(benchmark::kMicrosecond)->UseRealTime();
       benchmark::RegisterBenchmark((prefix + "/W:4" + t).c_str(), &bm_batch<4>, algorithm, threads)
           ->Unit(benchmark::kMicrosecond)->UseRealTime();
+#if CHAINDYN_BENCH_BATCH_W8
       benchmark::RegisterBenchmark((prefix + "/W:8" + t).c_str(), &bm_batch<8>, algorithm, threads)
           ->Unit(benchmark::kMicrosecond)->UseRealTime();
+#endif
     }
   }
   benchmark::RegisterBenchmark("memory_floor/read_q_qd_qdd_write_tau", &bm_memory_floor)

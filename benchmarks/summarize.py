@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Markdown tables from the JSON output of bench_dynamics and bench_peers.
+"""Markdown tables from the JSON output of bench_dynamics, bench_peers and bench_batch.
 
-    summarize.py LABEL=DYNAMICS.json[,PEERS.json] [LABEL=...]
+    summarize.py LABEL=DYNAMICS.json[,PEERS.json][,BATCH.json] [LABEL=...]
 
 Times are medians of the repetitions (the `_median` aggregates) when present, else the single
-run, in ns of real time per call. One column per LABEL (e.g. g++ and clang++)."""
+run, in ns of real time per call. One column per LABEL (e.g. g++ and clang++). A bench_batch
+file (recognised by its `iiwa_1024/` names) gives the table "Many states per call": ns per
+state for the one-state loop and each batch width and thread count, with KDL's one-state call
+beside it when the label has a bench_peers file."""
 import json
 import re
 import sys
@@ -34,12 +37,82 @@ def medians(path):
     return report["context"], times, fits
 
 
+BATCH_ALGORITHMS = ["rnea", "crba", "aba", "rnea_derivatives", "aba_derivatives"]
+
+
+def is_batch(path):
+    with open(path) as f:
+        return any(b["name"].startswith("iiwa_1024/") for b in json.load(f)["benchmarks"])
+
+
+def batch_medians(path):
+    """run_name without "iiwa_1024/" and "/real_time" -> median ns per state."""
+    with open(path) as f:
+        report = json.load(f)
+    out = {}
+    for b in report["benchmarks"]:
+        if not b["run_name"].startswith("iiwa_1024/") or "ns_per_state" not in b:
+            continue
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        if b.get("run_type") != "aggregate" and b.get("repetitions", 1) > 1:
+            continue
+        name = b["run_name"][len("iiwa_1024/"):].replace("/real_time", "")
+        out[name] = b["ns_per_state"]
+    return out
+
+
+def print_batch(batches, runs):
+    """The bench_batch table: per algorithm and label, ns per state (speed-up in brackets:
+    one-state / batch for one thread, 1-thread / 2-thread time for two threads)."""
+    cells = sorted({tuple(k.split("/")[1:]) for t in batches.values() for k in t
+                    if not k.endswith("/one_state")},
+                   key=lambda c: (int(c[0][2:]), int(c[1].split(":")[1])))
+    kdl = any(len(runs.get(l, [])) > 1 for l in batches)
+    print("\n### Many states per call: iiwa, 1,024 states, median ns per state\n")
+    print("(W = states per pack, t = threads; in brackets: one-state / batch for t = 1, "
+          "t = 1 / t = 2 for t = 2)\n")
+    print("| algorithm | compiler | " + ("KDL one-state | " if kdl else "") + "one-state | "
+          + " | ".join(f"{w.replace(':', ' = ')}, t = {t.split(':')[1]}" for w, t in cells)
+          + " |")
+    print("|---|---|" + "---:|" * (len(cells) + 1 + kdl))
+    for a in BATCH_ALGORITHMS:
+        for l, times in batches.items():
+            one = times.get(f"{a}/one_state")
+            if one is None and not any(k.startswith(a + "/") for k in times):
+                continue
+            row = [a, l]
+            if kdl:
+                peers = runs[l][1][1] if len(runs.get(l, [])) > 1 else {}
+                k = [v for name, v in peers.items() if name.startswith(f"iiwa/{a}/KDL")]
+                row.append(f"{k[0]:.0f}" if k else "")
+            row.append("" if one is None else f"{one:.0f}")
+            for w, t in cells:
+                v = times.get(f"{a}/{w}/{t}")
+                if v is None:
+                    row.append("")
+                elif t == "threads:1":
+                    row.append(f"{v:.1f}" if one is None else f"{v:.1f} ({one / v:.1f}x)")
+                else:
+                    single = times.get(f"{a}/{w}/threads:1")
+                    row.append(f"{v:.1f} ({single / v:.2f}x)" if single else f"{v:.1f}")
+            print("| " + " | ".join(row) + " |")
+
+
 def main(args):
     runs = OrderedDict()
+    batches = OrderedDict()
     for arg in args:
         label, files = arg.split("=", 1)
         files = files.split(",")
-        runs[label] = [medians(f) for f in files]
+        for f in [f for f in files if is_batch(f)]:
+            batches[label] = batch_medians(f)
+        files = [f for f in files if not is_batch(f)]
+        if files:
+            runs[label] = [medians(f) for f in files]
+    if not runs:
+        print_batch(batches, runs)
+        return
     labels = list(runs)
 
     # Only the models some run has (older JSON files have two_link and iiwa only).
@@ -95,6 +168,9 @@ def main(args):
                     else:
                         cells += [f"{ours:.0f}", f"{theirs:.0f}", f"{theirs / ours:.1f}x"]
                 print(f"| {a} | {name.split('/')[-1]} | " + " | ".join(cells) + " |")
+
+    if batches:
+        print_batch(batches, runs)
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -208,6 +208,30 @@ TEST_CASE("batch: the returning forms equal the in-place forms, and sizes and th
   batch::rnea(ws, q.leftCols(3), qd.leftCols(3), qdd.leftCols(3), wide.middleCols(2, 3));
   CHECK(wide.middleCols(2, 3) == tau.leftCols(3));
   CHECK(wide.leftCols(2).isZero(0));
+  // Any memory layout (full packs load and store through the strides, tails and expressions
+  // without direct access lane by lane), each equal to the column-major call bit for bit:
+  // row-major inputs and outputs, a Map with inner and outer strides (numpy's views, as the
+  // Python module passes them), an expression (q + 0) and a row-major matrix of matrices.
+  using RowMajor = Eigen::Matrix<double, 7, Eigen::Dynamic, Eigen::RowMajor>;
+  const RowMajor q_rows = q, qd_rows = qd, qdd_rows = qdd;
+  RowMajor tau_rows(7, 5);
+  batch::rnea(ws, q_rows, qd_rows, qdd_rows, tau_rows);
+  CHECK(Mat(tau_rows) == tau);
+  Eigen::MatrixXd holder = Eigen::MatrixXd::Zero(2 * 7, 3 * 5);  // q at every 2nd row, 3rd col
+  using Strided = Eigen::Map<const Eigen::MatrixXd, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
+  for (Eigen::Index s = 0; s < 5; ++s) {
+    for (Eigen::Index k = 0; k < 7; ++k) holder(2 * k, 3 * s) = q(k, s);
+  }
+  const Strided q_strided(holder.data(), 7, 5, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(
+                                                   3 * holder.outerStride(), 2));
+  Mat tau_strided(7, 5), tau_expression(7, 5);
+  batch::rnea(ws, q_strided, qd, qdd, tau_strided);
+  CHECK(tau_strided == tau);
+  batch::rnea(ws, q + Mat::Zero(7, 5), qd, qdd, tau_expression);
+  CHECK(tau_expression == tau);
+  Eigen::Matrix<double, 7, Eigen::Dynamic, Eigen::RowMajor> ms_rows(7, 35);
+  batch::crba(ws, q_rows, ms_rows);
+  CHECK(Eigen::Matrix<double, 7, Eigen::Dynamic>(ms_rows) == ms);
   // A workspace follows a changed model after set_model.
   Model loaded = iiwa;
   loaded.set_payload(6, Payload<double>{2.0, {0, 0, 0.1}, Eigen::Matrix3d::Identity() * 1e-3});

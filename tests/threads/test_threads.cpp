@@ -20,6 +20,8 @@
 #include <chaindyn/urdf.hpp>
 #endif
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -136,8 +138,8 @@ int check(const char* name, const Model& model, std::uint64_t seed) {
 /// batch::Workspace with 2 threads (the calling one and a worker of the pool): 50 calls of
 /// batch::rnea and batch::aba in a row over 37 states (packs and a tail) must equal the
 /// one-state results to the pack's rounding (1e-12 relative; aba against the qdd it inverts,
-/// 1e-8); ThreadSanitizer
-/// watches the pool's hand-over of the job and of the results.
+/// 1e-8); ThreadSanitizer watches the pool's hand-over of the job (to a spinning and to a
+/// sleeping worker), of the chunks and of the results.
 int check_batch() {
   using Model = robots::KukaIiwa<double>;
   const Model model = robots::kuka_iiwa();
@@ -155,6 +157,9 @@ int check_batch() {
   const auto data = std::make_unique<Data<Model>>();
   int mismatches = 0;
   for (int round = 0; round < 50; ++round) {
+    // Every tenth call finds the worker asleep (it spins at most 50 us after a job): the
+    // wake-up through the condition variable is checked too, not only the spinning hand-over.
+    if (round % 10 == 9) std::this_thread::sleep_for(std::chrono::milliseconds(3));
     batch::rnea(ws, q, qd, qdd, tau);
     batch::aba(ws, q, qd, tau, acc);
     for (int s = 0; s < n; ++s) {
@@ -170,6 +175,40 @@ int check_batch() {
   return mismatches;
 }
 
+/// The pool's hand-out of the columns (batch::Workspace::for_each_range), 3 threads on this
+/// 2-core machine (so a worker is often descheduled mid-job): 3,000 calls over 1 .. 300
+/// columns, some after a pause long enough for the workers to fall asleep; every column must be
+/// taken exactly once, by ranges that start on a block boundary (bytes_per_column 56: blocks
+/// of 2 packs). Prints how many columns the workers took (they must take some).
+int check_pool() {
+  using Model = robots::KukaIiwa<double>;
+  batch::Options options;
+  options.threads = 3;
+  batch::Workspace<Model> ws(robots::kuka_iiwa(), options);
+  constexpr int kWidth = batch::Workspace<Model>::width;
+  std::vector<int> taken(300);
+  std::int64_t by_thread[3] = {0, 0, 0};
+  int errors = 0;
+  std::uint32_t seed = 7;
+  for (int call = 0; call < 3000; ++call) {
+    seed = seed * 1664525u + 1013904223u;
+    const Eigen::Index n = 1 + Eigen::Index(seed >> 8) % 300;
+    if (call % 500 == 499) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    std::fill(taken.begin(), taken.end(), 0);
+    ws.for_each_range(n, sizeof(double) * 7, [&](int t, Eigen::Index first, Eigen::Index count) {
+      if (first % (2 * kWidth) != 0 || count <= 0 || first + count > n) ++taken[0];  // a bad range
+      for (Eigen::Index c = first; c < first + count; ++c) ++taken[std::size_t(c)];
+      by_thread[t] += count;
+    });
+    for (Eigen::Index c = 0; c < n; ++c) errors += taken[std::size_t(c)] != 1;
+  }
+  std::printf("batch::Workspace, 3 threads, 3000 calls over 1..300 columns: %d columns taken "
+              "other than once; columns per thread %lld, %lld, %lld\n",
+              errors, static_cast<long long>(by_thread[0]), static_cast<long long>(by_thread[1]),
+              static_cast<long long>(by_thread[2]));
+  return errors + (by_thread[1] + by_thread[2] == 0);
+}
+
 }  // namespace
 
 int main() {
@@ -177,6 +216,7 @@ int main() {
   try {
     failures += check("iiwa (ChainN<7, RevoluteZ>)", robots::kuka_iiwa(), 1);
     failures += check_batch();
+    failures += check_pool();
 #ifdef CHAINDYN_URDF_DATA_DIR
     using Panda = ChainN<double, 7, Revolute>;
     failures += check("Panda URDF (ChainN<7, Revolute>)",
