@@ -15,10 +15,23 @@
 #include <chaindyn/chaindyn.hpp>
 
 #include <cstddef>
+#include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
+
+#ifdef CHAINDYN_BENCH_COMPILE_CHECK
+// CI's build of the benchmarks (CHAINDYN_BENCH_COMPILE_CHECK in benchmarks/CMakeLists.txt: -O0,
+// no forced inlining) checks that they compile and run; its figures mean nothing. Say so once.
+namespace chaindyn::bench::detail {
+inline const bool compile_check_warning =
+    (std::fputs("chaindyn: benchmarks built with CHAINDYN_BENCH_COMPILE_CHECK (-O0, no forced "
+                "inlining): a compile and smoke check; these figures mean nothing\n",
+                stderr),
+     true);
+}  // namespace chaindyn::bench::detail
+#endif
 
 namespace chaindyn::bench {
 

@@ -3,7 +3,9 @@
 // 64 joints (ChainN<double, 64, Revolute>, prefix "chain64"):
 //   rnea  vs KDL::ChainIdSolver_RNE::CartToJnt
 //   crba  vs KDL::ChainDynParam::JntToMass
-//   aba   vs KDL::ChainFdSolver_RNE::CartToJnt (RNEA + mass matrix + LDL^T solve)
+//   aba   vs KDL::ChainFdSolver_RNE::CartToJnt (RNEA + mass matrix + LDL^T solve) and
+//         KDL::ChainHdSolver_Vereshchagin::CartToJnt with no constraint (O(n), as ABA)
+//   forward_dynamics_crba (crba + Cholesky) vs KDL::ChainFdSolver_RNE (the same route)
 // and, when CMake finds MuJoCo (CHAINDYN_BENCH_MUJOCO), rnea and crba vs MuJoCo 2.2 (see below).
 // Also timed on both chains, for the ratios to KDL's rnea that issue 14's targets are stated in:
 // chaindyn's rnea_derivatives and aba_derivatives (KDL has none), and the returning forms of
@@ -36,6 +38,7 @@
 #include <kdl/chain.hpp>
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>
+#include <kdl/chainhdsolver_vereshchagin.hpp>
 #include <kdl/chainidsolver_recursive_newton_euler.hpp>
 
 #ifdef CHAINDYN_BENCH_MUJOCO
@@ -117,7 +120,9 @@ struct Peers {
   explicit Peers(const Links& links)
       : ours(Model(links)), ours_x(ChainX<double>::from(Model(links))),
         chain(to_kdl_chain(links)), id(chain, kGravity), dyn(chain, kGravity),
-        fd(chain, kGravity), f_ext(chain.getNrOfSegments(), KDL::Wrench::Zero()), out(n),
+        fd(chain, kGravity), hd(chain, KDL::Twist(-kGravity, KDL::Vector::Zero()), 0),
+        hd_alpha(0), hd_beta(0), hd_constraint_tau(n),
+        f_ext(chain.getNrOfSegments(), KDL::Wrench::Zero()), out(n),
         mass(n), derivatives(std::make_unique<DerivativesData<Model>>()) {
     for (std::size_t k = 0; k < kStates; ++k) {
       q.push_back(jnt(ours.q[k]));
@@ -141,6 +146,11 @@ struct Peers {
   KDL::ChainIdSolver_RNE id;
   KDL::ChainDynParam dyn;
   KDL::ChainFdSolver_RNE fd;
+  /// Popov-Vereshchagin hybrid dynamics with no constraint (nc = 0): an O(n) forward dynamics,
+  /// KDL's ABA counterpart (issue 14's yardstick for aba). Its root acceleration is -gravity.
+  KDL::ChainHdSolver_Vereshchagin hd;
+  KDL::Jacobian hd_alpha;  ///< 6 x 0: no constraint
+  KDL::JntArray hd_beta, hd_constraint_tau;
   KDL::Wrenches f_ext;
   std::vector<KDL::JntArray> q, qd, qdd, tau;
   KDL::JntArray out;
@@ -270,14 +280,14 @@ void check_agreement(const char* chain_name) {
   Peers<Model>& p = peers<Model>();
   const Model& model = *p.ours.model;
   Data<Model>& data = *p.ours.data;
-  double worst[5] = {0, 0, 0, 0, 0};
-  const char* names[5] = {"rnea vs KDL ChainIdSolver_RNE", "crba vs KDL ChainDynParam::JntToMass",
-                          "aba vs KDL ChainFdSolver_RNE", "rnea vs MuJoCo mj_rne",
-                          "crba vs MuJoCo mj_crb + mj_fullM"};
+  double worst[6] = {0, 0, 0, 0, 0, 0};
+  const char* names[6] = {"rnea vs KDL ChainIdSolver_RNE", "crba vs KDL ChainDynParam::JntToMass",
+                          "aba vs KDL ChainFdSolver_RNE", "aba vs KDL ChainHdSolver_Vereshchagin",
+                          "rnea vs MuJoCo mj_rne", "crba vs MuJoCo mj_crb + mj_fullM"};
 #ifdef CHAINDYN_BENCH_MUJOCO
-  const int compared = std::is_same_v<Model, Iiwa> ? 5 : 3;
+  const int compared = std::is_same_v<Model, Iiwa> ? 6 : 4;
 #else
-  const int compared = 3;
+  const int compared = 4;
 #endif
   for (std::size_t k = 0; k < kStates; ++k) {
     bool solved = p.id.CartToJnt(p.q[k], p.qd[k], p.qdd[k], p.f_ext, p.out) >= 0;
@@ -291,16 +301,19 @@ void check_agreement(const char* chain_name) {
     solved = solved && p.fd.CartToJnt(p.q[k], p.qd[k], p.tau[k], p.f_ext, p.out) >= 0;
     aba(model, data, p.ours.q[k], p.ours.qd[k], p.ours.tau[k]);
     worst[2] = std::max(worst[2], relative_error(data.qdd, p.out.data));
+    solved = solved && p.hd.CartToJnt(p.q[k], p.qd[k], p.out, p.hd_alpha, p.hd_beta, p.f_ext,
+                                      p.tau[k], p.hd_constraint_tau) >= 0;
+    worst[3] = std::max(worst[3], relative_error(data.qdd, p.out.data));
 #ifdef CHAINDYN_BENCH_MUJOCO
     if constexpr (std::is_same_v<Model, Iiwa>) {
     Mujoco& mj = mujoco();
     mj.rne(p.ours.q[k], p.ours.qd[k], p.ours.qdd[k]);
     rnea(model, data, p.ours.q[k], p.ours.qd[k], p.ours.qdd[k]);
-    worst[3] = std::max(worst[3], relative_error(data.tau, Eigen::Map<const Iiwa::Vector>(mj.tau)));
+    worst[4] = std::max(worst[4], relative_error(data.tau, Eigen::Map<const Iiwa::Vector>(mj.tau)));
     mj.mass_matrix(p.ours.q[k]);
     crba(model, data, p.ours.q[k]);
     // mj.mass is row-major, Map reads it column-major: the transpose of a symmetric matrix
-    worst[4] = std::max(worst[4],
+    worst[5] = std::max(worst[5],
                         relative_error(data.M, Eigen::Map<const Iiwa::Matrix>(mj.mass)));
     }
 #endif
@@ -393,6 +406,13 @@ void kdl_aba(benchmark::State& state) {
     return p.fd.CartToJnt(p.q[k], p.qd[k], p.tau[k], p.f_ext, p.out);
   });
 }
+template <typename Model>
+void kdl_vereshchagin(benchmark::State& state) {
+  time_kdl<Model>(state, [](Peers<Model>& p, std::size_t k) {
+    return p.hd.CartToJnt(p.q[k], p.qd[k], p.out, p.hd_alpha, p.hd_beta, p.f_ext, p.tau[k],
+                          p.hd_constraint_tau);
+  });
+}
 
 #ifdef CHAINDYN_BENCH_MUJOCO
 void mujoco_rnea(benchmark::State& state) {
@@ -436,6 +456,8 @@ bool register_chain(const std::string& name) {
   add("aba/chaindyn", &chaindyn_call<Model, Aba>);
   add("aba/chaindyn_ChainX", &chainx_call<Model, Aba>);
   add("aba/KDL_ChainFdSolver_RNE", &kdl_aba<Model>);
+  add("aba/KDL_ChainHdSolver_Vereshchagin", &kdl_vereshchagin<Model>);
+  add("forward_dynamics_crba/chaindyn", &chaindyn_call<Model, ForwardDynamicsCrba>);
   add("rnea_returning/chaindyn", &chaindyn_call<Model, RneaReturning>);
   add("crba_returning/chaindyn", &chaindyn_call<Model, CrbaReturning>);
   add("aba_returning/chaindyn", &chaindyn_call<Model, AbaReturning>);
@@ -481,6 +503,15 @@ class RatioReporter : public benchmark::ConsoleReporter {
           std::printf("  %-5s chaindyn %9.1f ns  %-44s %9.1f ns  ratio %5.1fx\n", algorithm,
                       ours->second, name.substr(prefix.size()).c_str(), ns, ns / ours->second);
         }
+      }
+      // crba + Cholesky forward dynamics against KDL's (ChainFdSolver_RNE: RNEA + mass matrix +
+      // LDL^T solve, the same route)
+      const auto fd_ours = median_ns_.find(std::string(chain) + "/forward_dynamics_crba/chaindyn");
+      const auto fd_kdl = median_ns_.find(std::string(chain) + "/aba/KDL_ChainFdSolver_RNE");
+      if (fd_ours != median_ns_.end() && fd_kdl != median_ns_.end()) {
+        std::printf("  %-5s chaindyn %9.1f ns  %-44s %9.1f ns  ratio %5.1fx\n", "fd",
+                    fd_ours->second, "KDL_ChainFdSolver_RNE (forward_dynamics_crba)",
+                    fd_kdl->second, fd_kdl->second / fd_ours->second);
       }
       // the rows without a KDL counterpart, as multiples of KDL's rnea (issue 14's yardstick)
       const auto kdl_rnea = median_ns_.find(std::string(chain) + "/rnea/KDL_ChainIdSolver_RNE");
