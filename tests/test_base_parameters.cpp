@@ -13,8 +13,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <Eigen/Dense>
+
 #include <algorithm>
 #include <random>
+#include <vector>
 
 using namespace chaindyn;
 
@@ -108,6 +111,36 @@ TEST_CASE("pseudo-inertia: the sum over point masses, its inverse, physical cons
   CHECK(pseudo_inertia_margin(parameters_from_pseudo_inertia(projected)) > 0.0);
   const Eigen::Matrix4d good = pseudo_inertia((BodyParameters() << 2, 0.1, 0, 0, 0.3, 0, 0, 0.3, 0, 0.3).finished());
   CHECK(project_eigenvalues_above(good, 1e-6) == good);
+}
+
+TEST_CASE("the 4x4 Jacobi eigen-decomposition equals Eigen's SelfAdjointEigenSolver, repeated "
+          "and zero eigenvalues included",
+          "[identification][consistency]") {
+  std::mt19937 gen(test::kSeed + 19);
+  std::vector<Eigen::Matrix4d> cases;
+  for (int trial = 0; trial < 40; ++trial) {
+    const Eigen::Matrix4d r = Eigen::Matrix4d::NullaryExpr([&] { return test::uniform(gen, -1.0, 1.0); });
+    cases.push_back(r + r.transpose());                                      // indefinite
+    cases.push_back(r * r.transpose());                                      // semi-definite
+    const Eigen::Vector4d d(1.0, 1.0, test::uniform(gen, -2.0, 2.0), 0.0);  // repeated and 0
+    const Eigen::Matrix4d qr = Eigen::HouseholderQR<Eigen::Matrix4d>(r).householderQ();
+    cases.push_back(qr * d.asDiagonal() * qr.transpose());
+  }
+  cases.push_back(Eigen::Matrix4d::Zero());
+  cases.push_back(Eigen::Vector4d(4.0, -1.0, 3.0, 2.0).asDiagonal());
+  cases.push_back(1e-30 * cases.front());  // tiny scale
+  for (const Eigen::Matrix4d& a : cases) {
+    const detail::SymmetricEigen4 ours = detail::symmetric_eigen4(a);
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix4d> theirs(a);
+    const double scale = std::max(a.norm(), 1e-300);
+    INFO("a =\n" << a);
+    CHECK((ours.values - theirs.eigenvalues()).cwiseAbs().maxCoeff() <= 1e-14 * scale);
+    CHECK(std::is_sorted(ours.values.data(), ours.values.data() + 4));
+    // orthonormal vectors that reassemble a (for repeated eigenvalues the vectors differ from
+    // Eigen's: any basis of the eigenspace is right)
+    CHECK((ours.vectors.transpose() * ours.vectors - Eigen::Matrix4d::Identity()).cwiseAbs().maxCoeff() <= 2e-14);
+    CHECK((ours.vectors * ours.values.asDiagonal() * ours.vectors.transpose() - a).cwiseAbs().maxCoeff() <= 2e-14 * scale);
+  }
 }
 
 namespace {

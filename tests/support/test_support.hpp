@@ -17,6 +17,16 @@ inline constexpr std::uint32_t kSeed = 20261122u;
 /// pi to double precision (one definition for every test source: chaindyn_tests is a unity build)
 inline constexpr double kPi = 3.14159265358979323846;
 
+/// true in an unoptimised build (the asan preset: ASan + UBSan at -O0, where the library runs
+/// 20-50x slower than at -O2). The few tests that integrate long horizons or thousands of
+/// estimator ticks run a shorter horizon there, with the same assertions; optimised builds
+/// (gcc-tests, default, any -O1+) run the full length. CI time: docs/architecture.md, "CI".
+#if defined(__OPTIMIZE__)
+inline constexpr bool kUnoptimised = false;
+#else
+inline constexpr bool kUnoptimised = true;
+#endif
+
 /// max |a - b| / max(1, max |b|): relative to the reference's size, absolute near zero.
 template <typename A, typename B>
 double relative_error(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
