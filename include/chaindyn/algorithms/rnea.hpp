@@ -26,10 +26,11 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
   using Scalar = typename Model::Scalar;
   if constexpr (kVelocity) assert_joint_vectors(model, qd);
   if constexpr (kAcceleration) assert_joint_vectors(model, qdd);
-  // Forward pass: base to tip. Each link's a, v and f are computed in locals and stored
-  // once: built in place in data (store, then read back to add the next term), g++ 12 reloads
-  // them with 2-lane loads of what it has just stored as scalars, a failed store-to-load
-  // forward per term (perf, g++ -O3 -march=native, 2026-11-26).
+  // Forward pass: base to tip. Each link's a and v are built in locals and stored once: built
+  // in place in data (store, then read back to add the next term), g++ 12 reloads them with
+  // 2-lane loads of what it has just stored as scalars, a failed store-to-load forward per
+  // term (perf, g++ -O3 -march=native, 2026-11-26). f stays built in place: as a local too,
+  // clang++'s rnea ran 12 % slower (docs/benchmarks.md, issue 14 g++ section).
   joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
