@@ -25,8 +25,8 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
               const LinkForces<Model>* f_ext) noexcept {
   using Scalar = typename Model::Scalar;
   assert_joint_vectors(model, qd, tau);
-  // Pass 1, base to tip: poses, motion subspaces, velocities, velocity-product accelerations,
-  // rigid inertias and bias forces, all in base coordinates.
+  // Pass 1, base to tip: poses, motion subspaces, velocities and velocity-product
+  // accelerations, all in base coordinates.
   joint_poses(model, data, q);
   // Each link's base pose composes its parent's, read through `parent` (the previous step's
   // x). Link 0's is liMi[0] itself: copying it into oMi[0] right after joint_poses stored it
@@ -44,45 +44,57 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   });
   model.for_each_index([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    const Transform<Scalar>& x = i == 0 ? data.liMi[0] : data.oMi[i];
     const Motion<Scalar>& s = data.oS[i];
     // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA Table 7.1
-    Motion<Scalar>& v = data.ov[i];
-    v = i == 0 ? s * qd[k] : data.ov[i - 1] + s * qd[k];
+    // (v and, in pass 3, a in locals, stored once: see rnea.hpp's forward pass)
+    const Motion<Scalar> v = i == 0 ? s * qd[k] : data.ov[i - 1] + s * qd[k];
+    data.ov[i] = v;
     data.oc[i] = cross(v, s) * qd[k];
-    // IA_i = I_i;  pA_i = v_i x* I_i v_i - f_ext_i
-    const Inertia<Scalar> inertia = model.inertia(i).transformed_by(x);
-    data.oIA[i] = ArticulatedInertia<Scalar>(inertia);
-    data.opA[i] = cross(v, inertia * v);
-    if (f_ext) data.opA[i] -= x.act((*f_ext)[i]);
   });
   data.oMi[0] = data.liMi[0];
-  // Pass 2, tip to base: articulated inertias and bias forces.
+  // Pass 2, tip to base: articulated inertias and bias forces. Link i's rigid inertia joins
+  // here, where it is used (IA_i = I_i + the Ia of its child, which the child's step left in
+  // oIA[i]; pA_i likewise): no copy of it as a full articulated inertia in pass 1, and the
+  // sum adds only its 15 non-zero numbers. On return oIA[i] = IA_i and opA[i] = pA_i.
+  const std::size_t n = joint_count(model);
   model.for_each_index_reverse([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
+    const Motion<Scalar>& v = data.ov[i];
+    // IA_i = I_i + Ia_child;  pA_i = v_i x* I_i v_i - f_ext_i + pa_child       RBDA Table 7.1
+    const Inertia<Scalar> inertia = model.inertia(i).transformed_by(data.oMi[i]);
+    ArticulatedInertia<Scalar>& ia = data.oIA[i];
+    Force<Scalar>& pa = data.opA[i];
+    if (i + 1 < n) {
+      ia += inertia;
+      pa += cross(v, inertia * v);
+    } else {
+      ia = ArticulatedInertia<Scalar>(inertia);
+      pa = cross(v, inertia * v);
+    }
+    if (f_ext) pa -= data.oMi[i].act((*f_ext)[i]);
     // U_i = IA_i S_i;  D_i = S_i^T U_i (+ armature);  u_i = tau_i - S_i^T pA_i (- friction)
-    const Force<Scalar>& u_force = data.oU[i] = data.oIA[i] * s;
+    const Force<Scalar>& u_force = data.oU[i] = ia * s;
     data.D[k] = dot(s, u_force) + model.armature()[k];
-    data.u[k] = tau[k] - joint_friction(model, i, qd[k]) - dot(s, data.opA[i]);
+    data.u[k] = tau[k] - joint_friction(model, i, qd[k]) - dot(s, pa);
     if (i > 0) {
-      // Ia = IA_i - U_i U_i^T / D_i;  pa = pA_i + Ia c_i + U_i u_i / D_i
-      // IA_p(i) += Ia;  pA_p(i) += pa  (one set of coordinates: no transform)
+      // Ia = IA_i - U_i U_i^T / D_i;  pa = pA_i + Ia c_i + U_i u_i / D_i, into the parent's
+      // slots (one set of coordinates: no transform)
       const Scalar inv_d = Scalar(1) / data.D[k];
-      ArticulatedInertia<Scalar>& ia = data.oIA[i];
-      ia.subtract_outer(u_force, inv_d);
-      data.oIA[i - 1] += ia;
-      data.opA[i - 1] += data.opA[i] + ia * data.oc[i] + (data.u[k] * inv_d) * u_force;
+      ArticulatedInertia<Scalar>& ia_parent = data.oIA[i - 1];
+      ia.subtract_outer(u_force, inv_d, ia_parent);
+      data.opA[i - 1] = pa + ia_parent * data.oc[i] + (data.u[k] * inv_d) * u_force;
     }
   });
   // Pass 3, base to tip: accelerations.
   model.for_each_index([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     // a'_i = a_p(i) + c_i, a_0 = -gravity;  qdd_i = (u_i - U_i^T a'_i) / D_i;  a_i = a'_i + S_i qdd_i
-    Motion<Scalar>& a = data.oa[i];
-    a = (i == 0 ? model.base_acceleration() : data.oa[i - 1]) + data.oc[i];
-    data.qdd[k] = (data.u[k] - dot(a, data.oU[i])) / data.D[k];
-    a += data.oS[i] * data.qdd[k];
+    Motion<Scalar> a = (i == 0 ? model.base_acceleration() : data.oa[i - 1]) + data.oc[i];
+    const Scalar qdd_k = (data.u[k] - dot(a, data.oU[i])) / data.D[k];
+    data.qdd[k] = qdd_k;
+    a += data.oS[i] * qdd_k;
+    data.oa[i] = a;
   });
 }
 

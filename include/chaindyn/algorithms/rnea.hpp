@@ -26,27 +26,37 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
   using Scalar = typename Model::Scalar;
   if constexpr (kVelocity) assert_joint_vectors(model, qd);
   if constexpr (kAcceleration) assert_joint_vectors(model, qdd);
-  // Forward pass: base to tip.
+  // Forward pass: base to tip. Each link's a and v are built in locals and stored once: built
+  // in place in data (store, then read back to add the next term), g++ 12 reloads them with
+  // 2-lane loads of what it has just stored as scalars, a failed store-to-load forward per
+  // term (perf, g++ -O3 -march=native, 2026-11-26). f stays built in place: as a local too,
+  // clang++'s rnea ran 12 % slower (docs/benchmarks.md, issue 14 g++ section).
   joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i];
-    Motion<Scalar>& v = data.v[i];
-    Motion<Scalar>& a = data.a[i];
     // a_i = Xup_i a_p(i) + S_i qdd_i + v_i x S_i qd_i,  a_0 = -gravity       RBDA eq. (5.7)
-    a = to_link(joint, x, i == 0 ? model.base_acceleration() : data.a[i - 1]);
+    Motion<Scalar> a = to_link(joint, x, i == 0 ? model.base_acceleration() : data.a[i - 1]);
     if constexpr (kAcceleration) a += joint.motion(qdd[k]);
-    if constexpr (kVelocity) {
-      // v_i = Xup_i v_p(i) + S_i qd_i,  v_0 = 0                              RBDA eq. (5.6)
-      v = i == 0 ? joint.motion(qd[k]) : to_link(joint, x, data.v[i - 1]) + joint.motion(qd[k]);
-      a += joint.cross_motion(v, qd[k]);
-    }
     // f_i = I_i a_i + v_i x* I_i v_i - f_ext_i                                RBDA eq. (5.9)
     const Inertia<Scalar>& inertia = model.inertia(i);
-    Force<Scalar>& f = data.f[i];
-    f = inertia * a;
-    if constexpr (kVelocity) f += cross(v, inertia * v);
-    if (f_ext) f -= (*f_ext)[i];
+    if constexpr (kVelocity) {
+      // v_i = Xup_i v_p(i) + S_i qd_i,  v_0 = 0                              RBDA eq. (5.6)
+      const Motion<Scalar> v =
+          i == 0 ? joint.motion(qd[k]) : to_link(joint, x, data.v[i - 1]) + joint.motion(qd[k]);
+      a += joint.cross_motion(v, qd[k]);
+      data.v[i] = v;
+      data.a[i] = a;
+      Force<Scalar>& f = data.f[i];
+      f = inertia * a;
+      f += cross(v, inertia * v);
+      if (f_ext) f -= (*f_ext)[i];
+    } else {
+      data.a[i] = a;
+      Force<Scalar>& f = data.f[i];
+      f = inertia * a;
+      if (f_ext) f -= (*f_ext)[i];
+    }
   });
   // Backward pass: tip to base.
   model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {

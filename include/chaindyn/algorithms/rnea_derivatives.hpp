@@ -85,14 +85,15 @@ inline CHAINDYN_ALWAYS_INLINE Inertia<Scalar> inertia_rate(const Inertia<Scalar>
                                      wh.z() + inertia.mass * vo.z());
   const Matrix3<Scalar> a = skew_mul(w, inertia.rotational);
   const Scalar vh2 = Scalar(2) * vo.dot(h);
-  for (int i = 0; i < 3; ++i) {
-    for (int j = i; j < 3; ++j) {
-      const Scalar t = a(i, j) + a(j, i) - (vo[i] * h[j] + h[i] * vo[j]);
+  for_upper3([&](const int i, const int j) CHAINDYN_ALWAYS_INLINE {  // (g++: see for_upper3)
+    const Scalar t = a(i, j) + a(j, i) - (vo[i] * h[j] + h[i] * vo[j]);
+    if (j != i) {
       out.rotational(i, j) = t;
       out.rotational(j, i) = t;
+    } else {
+      out.rotational(i, i) = t + vh2;
     }
-    out.rotational(i, i) += vh2;
-  }
+  });
   return out;
 }
 

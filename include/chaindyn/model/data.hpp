@@ -102,8 +102,8 @@ struct Data {
   PerLink<Motion<Scalar>> oSdot;    ///< d/dt oS_i = ov_i x oS_i (coriolis_matrix)
   PerLink<Inertia<Scalar>> oIc;     ///< composite rigid-body inertias (coriolis_matrix,
                                     ///< rnea_derivatives)
-  PerLink<ArticulatedInertia<Scalar>> oIA;  ///< articulated-body inertias (aba)
-  PerLink<Force<Scalar>> opA;       ///< articulated bias forces (aba)
+  PerLink<ArticulatedInertia<Scalar>> oIA;  ///< articulated-body inertias IA_i (aba)
+  PerLink<Force<Scalar>> opA;       ///< articulated-body bias forces pA_i (aba)
   PerLink<Force<Scalar>> oU;        ///< oIA_i oS_i (aba)
   Vector sin_q;                     ///< sin q_i, cos q_i of the last joint_poses (ChainX
   Vector cos_q;                     ///< only; a compile-time chain keeps them on the stack)

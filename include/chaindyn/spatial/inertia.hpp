@@ -89,14 +89,15 @@ struct Inertia {
     const Vector3<Scalar> mp = mass * p;
     const Scalar diag = p.dot(mp) + Scalar(2) * p.dot(rh);
     out.rotational = detail::rotate_symmetric(x.rotation, rotational);
-    for (int i = 0; i < 3; ++i) {
-      for (int j = i; j < 3; ++j) {
-        const Scalar t = mp[i] * p[j] + p[i] * rh[j] + rh[i] * p[j];
+    detail::for_upper3([&](const int i, const int j) CHAINDYN_ALWAYS_INLINE {
+      const Scalar t = mp[i] * p[j] + p[i] * rh[j] + rh[i] * p[j];
+      if (j != i) {
         out.rotational(i, j) -= t;
-        if (j != i) out.rotational(j, i) -= t;
+        out.rotational(j, i) -= t;
+      } else {
+        out.rotational(i, i) += diag - t;
       }
-      out.rotational(i, i) += diag;
-    }
+    });
     return out;
   }
 
@@ -109,44 +110,130 @@ struct Inertia {
   }
 };
 
+/// A symmetric 3x3 matrix by its six distinct entries, the upper triangle row by row:
+///     [ s0 s1 s2 ]
+///     [ s1 s3 s4 ]
+///     [ s2 s4 s5 ]
+/// The angular and linear blocks of an articulated-body inertia (RBDA sec. 7.2: IA is
+/// symmetric) are kept so, which saves a third of their stores and of the work of the sums and
+/// rank-one updates ABA's second pass makes of them.
+template <typename Scalar>
+struct Symmetric3 {
+  Scalar s[6] = {Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0)};
+
+  /// Where entry (i, j) of the matrix is kept in s.
+  static constexpr int index(int i, int j) noexcept {
+    return i <= j ? 3 * i - i * (i - 1) / 2 + (j - i) : 3 * j - j * (j - 1) / 2 + (i - j);
+  }
+
+  CHAINDYN_ALWAYS_INLINE Symmetric3() {}
+  /// The upper triangle of m (m is taken to be symmetric).
+  CHAINDYN_ALWAYS_INLINE static Symmetric3 from_upper(const Matrix3<Scalar>& m) {
+    Symmetric3 out;
+    detail::for_upper3([&](const int i, const int j) CHAINDYN_ALWAYS_INLINE {
+      out.s[index(i, j)] = m(i, j);
+    });
+    return out;
+  }
+
+  CHAINDYN_ALWAYS_INLINE Scalar& operator()(int i, int j) { return s[index(i, j)]; }
+  CHAINDYN_ALWAYS_INLINE const Scalar& operator()(int i, int j) const { return s[index(i, j)]; }
+
+  /// Column (= row) k.
+  CHAINDYN_ALWAYS_INLINE Vector3<Scalar> col(int k) const {
+    return Vector3<Scalar>(s[index(0, k)], s[index(1, k)], s[index(2, k)]);
+  }
+
+  /// S v: nine products, as for a full matrix.
+  CHAINDYN_ALWAYS_INLINE Vector3<Scalar> operator*(const Vector3<Scalar>& v) const {
+    return Vector3<Scalar>(s[0] * v.x() + s[1] * v.y() + s[2] * v.z(),
+                           s[1] * v.x() + s[3] * v.y() + s[4] * v.z(),
+                           s[2] * v.x() + s[4] * v.y() + s[5] * v.z());
+  }
+
+  CHAINDYN_ALWAYS_INLINE Symmetric3& operator+=(const Symmetric3& o) {
+    for (int k = 0; k < 6; ++k) s[k] += o.s[k];
+    return *this;
+  }
+
+  Matrix3<Scalar> matrix() const {
+    Matrix3<Scalar> out;
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) out(i, j) = s[index(i, j)];
+    }
+    return out;
+  }
+};
+
 /// A general symmetric spatial inertia, the articulated-body inertia of ABA (RBDA sec. 7.2):
-///     IA = [ A   B ]    A, C symmetric 3x3; f = IA m maps a motion to a force.
-///          [ B^T C ]
+///     IA = [ A   B ]    A, C symmetric 3x3 (Symmetric3: six numbers each); f = IA m maps a
+///          [ B^T C ]    motion to a force.
 template <typename Scalar>
 struct ArticulatedInertia {
-  Matrix3<Scalar> A = Matrix3<Scalar>::Zero();  ///< angular-angular
+  Symmetric3<Scalar> A;                          ///< angular-angular
   Matrix3<Scalar> B = Matrix3<Scalar>::Zero();  ///< angular-linear
-  Matrix3<Scalar> C = Matrix3<Scalar>::Zero();  ///< linear-linear
+  Symmetric3<Scalar> C;                          ///< linear-linear
 
   CHAINDYN_ALWAYS_INLINE ArticulatedInertia() {}
   /// A rigid body's inertia as an articulated inertia: A = I_O, B = [h]x, C = m 1.
   CHAINDYN_ALWAYS_INLINE explicit ArticulatedInertia(const Inertia<Scalar>& i)
-      : A(i.rotational), B(detail::skew(i.first_moment)),
-        C(i.mass * Matrix3<Scalar>::Identity()) {}
+      : A(Symmetric3<Scalar>::from_upper(i.rotational)), B(detail::skew(i.first_moment)) {
+    C.s[0] = C.s[3] = C.s[5] = i.mass;
+  }
 
   CHAINDYN_ALWAYS_INLINE Force<Scalar> operator*(const Motion<Scalar>& m) const {
-    return Force<Scalar>(detail::mul(A, m.angular) + detail::mul(B, m.linear),
-                         detail::mul_transpose(B, m.angular) + detail::mul(C, m.linear));
+    // Eigen's sums, not detail::add3: written out, g++ 12's aba ran ~20 % slower (A/B of
+    // 2026-11-26, docs/benchmarks.md)
+    return Force<Scalar>(A * m.angular + detail::mul(B, m.linear),
+                         detail::mul_transpose(B, m.angular) + C * m.linear);
   }
 
   CHAINDYN_ALWAYS_INLINE ArticulatedInertia& operator+=(const ArticulatedInertia& o) {
     A += o.A;
-    B += o.B;
+    for (int k = 0; k < 9; ++k) B.data()[k] += o.B.data()[k];
     C += o.C;
     return *this;
   }
 
-  /// IA - U U^T / d, the articulated inertia passed to the parent (RBDA Table 7.1).
-  CHAINDYN_ALWAYS_INLINE void subtract_outer(const Force<Scalar>& u, const Scalar& inv_d) {
-    const Vector3<Scalar> ua = u.angular * inv_d;
-    const Vector3<Scalar> ul = u.linear * inv_d;
+  /// IA + I for a rigid body's inertia I (RBDA Table 7.1, IA_i = I_i + sum of the children's
+  /// Ia): A += I_O, B += [h]x, C += m 1. Fifteen additions; the structural zeros of I skipped.
+  CHAINDYN_ALWAYS_INLINE ArticulatedInertia& operator+=(const Inertia<Scalar>& i) {
+    detail::for_upper3([&](const int r, const int c) CHAINDYN_ALWAYS_INLINE {
+      A(r, c) += i.rotational(r, c);
+    });
+    const Vector3<Scalar>& h = i.first_moment;
+    B(0, 1) -= h.z();
+    B(0, 2) += h.y();
+    B(1, 0) += h.z();
+    B(1, 2) -= h.x();
+    B(2, 0) -= h.y();
+    B(2, 1) += h.x();
+    C.s[0] += i.mass;
+    C.s[3] += i.mass;
+    C.s[5] += i.mass;
+    return *this;
+  }
+
+  /// out = IA - U U^T / d, the articulated inertia Ia a link passes to its parent (RBDA
+  /// Table 7.1), with inv_d = 1 / d: the upper triangles of A and C only (12 products fewer
+  /// than the full blocks). `out` may be this inertia.
+  CHAINDYN_ALWAYS_INLINE void subtract_outer(const Force<Scalar>& u, const Scalar& inv_d,
+                                             ArticulatedInertia& out) const {
+    const Vector3<Scalar> ua(u.angular.x() * inv_d, u.angular.y() * inv_d,
+                             u.angular.z() * inv_d);
+    const Vector3<Scalar> ul(u.linear.x() * inv_d, u.linear.y() * inv_d, u.linear.z() * inv_d);
+    detail::for_upper3([&](const int i, const int j) CHAINDYN_ALWAYS_INLINE {
+      const int k = Symmetric3<Scalar>::index(i, j);
+      out.A.s[k] = A.s[k] - ua[i] * u.angular[j];
+      out.C.s[k] = C.s[k] - ul[i] * u.linear[j];
+    });
     for (int j = 0; j < 3; ++j) {
-      for (int i = 0; i < 3; ++i) {
-        A(i, j) -= ua[i] * u.angular[j];
-        B(i, j) -= ua[i] * u.linear[j];
-        C(i, j) -= ul[i] * u.linear[j];
-      }
+      for (int i = 0; i < 3; ++i) out.B(i, j) = B(i, j) - ua[i] * u.linear[j];
     }
+  }
+  /// In place: IA -= U U^T / d.
+  CHAINDYN_ALWAYS_INLINE void subtract_outer(const Force<Scalar>& u, const Scalar& inv_d) {
+    subtract_outer(u, inv_d, *this);
   }
 
   /// The inertia expressed in frame A given `x`, the pose of this frame in A: X^* IA X^{-1}.
@@ -156,28 +243,26 @@ struct ArticulatedInertia {
   CHAINDYN_ALWAYS_INLINE ArticulatedInertia transformed_by(const Transform<Scalar>& x) const {
     const Matrix3<Scalar>& r = x.rotation;
     const Vector3<Scalar>& p = x.translation;
-    ArticulatedInertia out;
-    out.C = detail::rotate_symmetric(r, C);
+    const Matrix3<Scalar> c = detail::rotate_symmetric(r, C.matrix());
     const Matrix3<Scalar> b = detail::rotate(r, B);
-    const Matrix3<Scalar> pc = detail::skew_mul(p, out.C);                            // P C'
+    const Matrix3<Scalar> pc = detail::skew_mul(p, c);            // P C'
     const Matrix3<Scalar> pbt = detail::skew_mul_transpose(p, b);  // P B'^T
     // P (P C')^T = P C'^T P^T = -P C' P (C' symmetric, P^T = -P)
     const Matrix3<Scalar> pcp = detail::skew_mul_transpose(p, pc);
-    out.A = detail::rotate_symmetric(r, A);
-    for (int i = 0; i < 3; ++i) {
-      for (int j = i; j < 3; ++j) {
-        // A'' = A' + P B'^T + (P B'^T)^T - P C' P
-        out.A(i, j) += pbt(i, j) + pbt(j, i) + pcp(i, j);
-        out.A(j, i) = out.A(i, j);
-      }
-    }
+    const Matrix3<Scalar> a = detail::rotate_symmetric(r, A.matrix());
+    ArticulatedInertia out;
+    detail::for_upper3([&](const int i, const int j) CHAINDYN_ALWAYS_INLINE {
+      // A'' = A' + P B'^T + (P B'^T)^T - P C' P
+      out.A(i, j) = a(i, j) + pbt(i, j) + pbt(j, i) + pcp(i, j);
+      out.C(i, j) = c(i, j);
+    });
     out.B = b + pc;
     return out;
   }
 
   Eigen::Matrix<Scalar, 6, 6> matrix() const {
     Eigen::Matrix<Scalar, 6, 6> out;
-    out << A, B, B.transpose(), C;
+    out << A.matrix(), B, B.transpose(), C.matrix();
     return out;
   }
 };

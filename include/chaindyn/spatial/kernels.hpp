@@ -108,18 +108,29 @@ inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> mul(const Matrix3<Scalar>& a,
   return out;
 }
 
+/// f(i, j) for the six entries i <= j of a symmetric 3x3 matrix, written out: g++ 12 leaves
+/// the triangular double loop `for i, for j >= i` rolled in the hot kernels (a run-time loop
+/// with computed indices; callgrind, aba, 2026-11-26), where it unrolls the square ones.
+template <typename F>
+inline CHAINDYN_ALWAYS_INLINE void for_upper3(F&& f) {
+  f(0, 0);
+  f(0, 1);
+  f(0, 2);
+  f(1, 1);
+  f(1, 2);
+  f(2, 2);
+}
+
 /// r s r^T for a symmetric s (a change of basis of an inertia-like matrix); symmetric result.
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> rotate_symmetric(const Matrix3<Scalar>& r,
                                                                const Matrix3<Scalar>& s) {
   const Matrix3<Scalar> t = mul(r, s);
   Matrix3<Scalar> out;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = i; j < 3; ++j) {
-      out(i, j) = t(i, 0) * r(j, 0) + t(i, 1) * r(j, 1) + t(i, 2) * r(j, 2);
-      out(j, i) = out(i, j);
-    }
-  }
+  for_upper3([&](const int i, const int j) CHAINDYN_ALWAYS_INLINE {
+    out(i, j) = t(i, 0) * r(j, 0) + t(i, 1) * r(j, 1) + t(i, 2) * r(j, 2);
+    out(j, i) = out(i, j);
+  });
   return out;
 }
 
