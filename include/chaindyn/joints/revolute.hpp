@@ -106,12 +106,7 @@ struct RevoluteAxisModel {
     rot(0, 0) += c;
     rot(1, 1) += c;
     rot(2, 2) += c;
-    rot(0, 1) -= sa.z();
-    rot(1, 0) += sa.z();
-    rot(0, 2) += sa.y();
-    rot(2, 0) -= sa.y();
-    rot(1, 2) -= sa.x();
-    rot(2, 1) += sa.x();
+    detail::add_skew(rot, sa);
     return Transform<Scalar>(placement.rotation * rot, placement.translation);
   }
   CHAINDYN_ALWAYS_INLINE Motion<Scalar> motion(const Scalar& qd) const noexcept {

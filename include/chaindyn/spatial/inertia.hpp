@@ -201,13 +201,7 @@ struct ArticulatedInertia {
     detail::for_upper3([&](const int r, const int c) CHAINDYN_ALWAYS_INLINE {
       A(r, c) += i.rotational(r, c);
     });
-    const Vector3<Scalar>& h = i.first_moment;
-    B(0, 1) -= h.z();
-    B(0, 2) += h.y();
-    B(1, 0) += h.z();
-    B(1, 2) -= h.x();
-    B(2, 0) -= h.y();
-    B(2, 1) += h.x();
+    detail::add_skew(B, i.first_moment);
     C.s[0] += i.mass;
     C.s[3] += i.mass;
     C.s[5] += i.mass;

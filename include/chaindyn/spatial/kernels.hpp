@@ -121,6 +121,19 @@ inline CHAINDYN_ALWAYS_INLINE void for_upper3(F&& f) {
   f(2, 2);
 }
 
+/// m += [v]x (the cross-product matrix, v x u = [v]x u) entry by entry: the six off-diagonal
+/// entries only, no 3x3 temporary (the joints' Rodrigues rotation, the articulated inertia's
+/// B += [h]x).
+template <typename Derived, typename V>
+inline CHAINDYN_ALWAYS_INLINE void add_skew(Eigen::MatrixBase<Derived>& m, const V& v) {
+  m(0, 1) -= v[2];
+  m(0, 2) += v[1];
+  m(1, 0) += v[2];
+  m(1, 2) -= v[0];
+  m(2, 0) -= v[1];
+  m(2, 1) += v[0];
+}
+
 /// r s r^T for a symmetric s (a change of basis of an inertia-like matrix); symmetric result.
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> rotate_symmetric(const Matrix3<Scalar>& r,
