@@ -28,9 +28,10 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Dat
                                                          const typename Model::Vector& q) noexcept {
   using Scalar = typename Model::Scalar;
   detail::joint_poses(model, data, q);
-  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
-    data.Ic[i] = model.inertia(i);  // I^c_i = I_i                              RBDA Table 6.2
-  });
+  // I^c_i = I_i + sum of the children's X^T I^c X (RBDA Table 6.2): the last link's is its own,
+  // every other one is written once, by its child, below
+  const std::size_t last = detail::joint_count(model) - 1;
+  data.Ic[last] = model.inertia(last);
   model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto ki = Eigen::Index(i);
     // I^c_i is complete (its child added itself below): F = I^c_i S_i, M_ii = S_i^T F
@@ -44,8 +45,8 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Dat
       data.M(kj, ki) = data.M(ki, kj) = ancestor.project(f);
       if (j > 0) f = to_parent(ancestor, data.liMi[j], f);
     });
-    // I^c_p(i) += Xup_i^T I^c_i Xup_i
-    if (i > 0) data.Ic[i - 1] += to_parent(joint, data.liMi[i], data.Ic[i]);
+    // I^c_p(i) = I_p(i) + Xup_i^T I^c_i Xup_i
+    if (i > 0) to_parent_plus(joint, data.liMi[i], data.Ic[i], model.inertia(i - 1), data.Ic[i - 1]);
   });
 }
 

@@ -10,22 +10,46 @@ namespace chaindyn {
 
 namespace detail {
 
-/// In place: L (lower triangle) with L L^T = M for M symmetric positive definite
-/// (Cholesky-Banachiewicz, row by row). Reads only M's lower triangle.
+/// In place: L (lower triangle) with L L^T = M for M symmetric positive definite. Reads only
+/// M's lower triangle. Two loop orders of the same arithmetic (each entry subtracts its products
+/// in the same order and divides by the same pivot):
+/// - up to 16 joints known at compile time, row by row (Cholesky-Banachiewicz): the compilers
+///   unroll it whole;
+/// - longer or run-time-sized chains, column by column, left-looking (Golub & Van Loan, Matrix
+///   Computations, 4th ed., Alg. 4.2.2, gaxpy Cholesky): column j is M's column j minus l(j, k)
+///   times column k of L for every k < j, an axpy down contiguous memory (L column-major) that
+///   the compiler vectorises, where the row form is a chain of dependent dot products
+///   (latency-bound: n = 64, 59.6 -> 30.1 us with g++, 46.6 -> 28.4 with clang++).
 template <typename Matrix>
 void cholesky_factor(const Matrix& m, Matrix& l) noexcept {
+  static_assert(!Matrix::IsRowMajor, "cholesky_factor walks columns of a column-major matrix");
   using std::sqrt;
   using Scalar = typename Matrix::Scalar;  // not auto: AutoDiffScalar's expressions differ in type
   const Eigen::Index n = m.rows();
-  for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j <= i; ++j) {
-      Scalar s = m(i, j);
-      for (Eigen::Index k = 0; k < j; ++k) s -= l(i, k) * l(j, k);
-      if (i == j) {
-        l(i, j) = sqrt(s);
-      } else {
-        l(i, j) = s / l(j, j);
+  if constexpr (Matrix::RowsAtCompileTime != Eigen::Dynamic && Matrix::RowsAtCompileTime <= 16) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      for (Eigen::Index j = 0; j <= i; ++j) {
+        Scalar s = m(i, j);
+        for (Eigen::Index k = 0; k < j; ++k) s -= l(i, k) * l(j, k);
+        if (i == j) {
+          l(i, j) = sqrt(s);
+        } else {
+          l(i, j) = s / l(j, j);
+        }
       }
+    }
+  } else {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      Scalar* const cj = &l(0, j);
+      for (Eigen::Index i = j; i < n; ++i) cj[i] = m(i, j);
+      for (Eigen::Index k = 0; k < j; ++k) {
+        const Scalar* const ck = &l(0, k);
+        const Scalar ljk = ck[j];
+        for (Eigen::Index i = j; i < n; ++i) cj[i] -= ck[i] * ljk;
+      }
+      const Scalar d = sqrt(cj[j]);
+      cj[j] = d;
+      for (Eigen::Index i = j + 1; i < n; ++i) cj[i] /= d;
     }
   }
 }
@@ -56,8 +80,9 @@ void forward_dynamics_crba(const Model& model, DataFor<Model>& data, const Eigen
   const auto& qv = detail::as_joint_vector<Model>(q.derived());
   const auto& qdv = detail::as_joint_vector<Model>(qd.derived());
   const auto& tauv = detail::as_joint_vector<Model>(tau.derived());
-  crba(model, data, qv);
-  nonlinear_effects(model, data, qv, qdv);
+  crba(model, data, qv);  // fills data.liMi at q too: h's RNEA pass reuses the joint poses
+  detail::rnea_pass<true, false, false, false>(model, data, qv, qdv, detail::NoArgument{}, nullptr);
+  data.nle = data.tau;
   detail::cholesky_factor(data.M, data.L);
   for (Eigen::Index i = 0; i < Eigen::Index(detail::joint_count(model)); ++i) {
     data.qdd[i] = tauv[i] - data.nle[i] - joint_friction(model, std::size_t(i), qdv[i]);

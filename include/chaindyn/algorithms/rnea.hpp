@@ -14,11 +14,13 @@ namespace detail {
 struct NoArgument {};
 
 /// The RNEA with terms switched off at compile time, shared by rnea, nonlinear_effects,
-/// gravity_torques and the regressor. qd is read only when kVelocity, qdd only when
-/// kAcceleration (pass NoArgument{} otherwise); kJointDynamics needs both. Fills data.liMi,
-/// data.v (when kVelocity), data.a, data.f, data.tau.
-template <bool kVelocity, bool kAcceleration, bool kJointDynamics, typename Model, typename Qd,
-          typename Qdd>
+/// gravity_torques, forward_dynamics_crba and the regressor. qd is read only when kVelocity,
+/// qdd only when kAcceleration (pass NoArgument{} otherwise); kJointDynamics needs both.
+/// kPoses false: data.liMi already holds the joint poses at q (forward_dynamics_crba, after
+/// crba), so the pass does not compute them again. Fills data.liMi, data.v (when kVelocity),
+/// data.a, data.f, data.tau.
+template <bool kVelocity, bool kAcceleration, bool kJointDynamics, bool kPoses = true,
+          typename Model, typename Qd, typename Qdd>
 void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
                const Qd& qd, const Qdd& qdd, const LinkForces<Model>* f_ext) noexcept {
   static_assert(!kJointDynamics || (kVelocity && kAcceleration),
@@ -31,7 +33,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
   // 2-lane loads of what it has just stored as scalars, a failed store-to-load forward per
   // term (perf, g++ -O3 -march=native, 2026-11-26). f stays built in place: as a local too,
   // clang++'s rnea ran 12 % slower (docs/benchmarks.md, issue 14 g++ section).
-  joint_poses(model, data, q);
+  if constexpr (kPoses) joint_poses(model, data, q);
   model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i];

@@ -187,11 +187,14 @@ inline CHAINDYN_ALWAYS_INLINE Force<Scalar> to_parent(const JM&, const Transform
                                                const Force<Scalar>& f) {
   return act<link_pattern_t<JM>>(limi, f);
 }
-/// Xup_i^T I Xup_i: a rigid-body inertia in link i's coordinates in the parent's.
+/// out = base + Xup_i^T I Xup_i, each entry of `out` stored once (CRBA's composite inertia of
+/// the parent, I^c_p = I_p + Xup_i^T I^c_i Xup_i); `out` may alias `base`, not `in`.
 template <typename JM, typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE Inertia<Scalar> to_parent(const JM&, const Transform<Scalar>& limi,
-                                                 const Inertia<Scalar>& in) {
-  return transform_inertia<link_pattern_t<JM>>(in, limi);
+inline CHAINDYN_ALWAYS_INLINE void to_parent_plus(const JM&, const Transform<Scalar>& limi,
+                                                  const Inertia<Scalar>& in,
+                                                  const Inertia<Scalar>& base,
+                                                  Inertia<Scalar>& out) {
+  transform_inertia_into<link_pattern_t<JM>>(in, limi, base, out);
 }
 /// oMp * liMi: link i's pose in the base frame from its parent's.
 template <typename JM, typename Scalar>
