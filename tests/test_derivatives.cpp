@@ -23,7 +23,7 @@ namespace {
 
 using MixedFour = Chain<double, Revolute, PrismaticY, RevoluteX, Prismatic>;
 
-struct Worst {
+struct DerivativesWorst {
   double fd_rnea = 0, fd_aba = 0, ad_rnea = 0, ad_aba = 0;
 };
 
@@ -62,7 +62,7 @@ Eigen::Matrix<double, DV::RowsAtCompileTime, DV::RowsAtCompileTime> central_diff
 }
 
 template <typename DModel, typename ADModel>
-void check_derivatives(const DModel& dm, const ADModel& am, std::mt19937& gen, Worst& worst) {
+void check_derivatives(const DModel& dm, const ADModel& am, std::mt19937& gen, DerivativesWorst& worst) {
   using DV = typename DModel::Vector;
   constexpr int n = DModel::nq;
   auto data = std::make_unique<DerivativesData<DModel>>();
@@ -124,7 +124,7 @@ void check_derivatives(const DModel& dm, const ADModel& am, std::mt19937& gen, W
   }
 }
 
-void report(const char* what, const Worst& w) {
+void report(const char* what, const DerivativesWorst& w) {
   WARN(what << ": worst relative error vs central differences: rnea " << w.fd_rnea << ", aba "
             << w.fd_aba << "; vs AutoDiff: rnea " << w.ad_rnea << ", aba " << w.ad_aba);
 }
@@ -137,7 +137,7 @@ TEST_CASE("rnea and aba derivatives match finite differences and AutoDiff on a r
   using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 3 * MixedFour::nq, 1>>;
   using ADMixed = Chain<AD, Revolute, PrismaticY, RevoluteX, Prismatic>;
   std::mt19937 gen(test::kSeed + 60);
-  Worst worst;
+  DerivativesWorst worst;
   for (int model = 0; model < 4; ++model) {
     const auto links = test::random_links<MixedFour>(gen, true);
     const MixedFour dm(links);
@@ -152,7 +152,7 @@ TEST_CASE("rnea and aba derivatives match finite differences and AutoDiff on the
           "[derivatives]") {
   using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 21, 1>>;
   std::mt19937 gen(test::kSeed + 61);
-  Worst worst;
+  DerivativesWorst worst;
   check_derivatives(robots::kuka_iiwa(), robots::kuka_iiwa<AD>(), gen, worst);
   report("iiwa", worst);
 }

@@ -18,7 +18,7 @@ using chaindyn::test::relative_error;
 namespace {
 
 using Long = ChainN<double, 7, Revolute>;
-using Mixed = Chain<double, RevoluteZ, PrismaticX, Revolute, Prismatic>;
+using IdentificationMixed = Chain<double, RevoluteZ, PrismaticX, Revolute, Prismatic>;
 
 /// rnea's rigid-body part: rnea minus friction and armature torques.
 template <typename Model>
@@ -89,8 +89,8 @@ TEST_CASE("inverse_mass_matrix equals the inverse of crba and M times Minv is th
     INFO("trial " << trial);
     const Long lm(test::random_links<Long>(gen, trial % 2 == 0));  // armature on even trials
     worst = std::max(worst, check_minv(lm, test::random_state<Long::Vector>(gen, 3.0)));
-    const Mixed mm(test::random_links<Mixed>(gen, trial % 2 == 0));
-    worst = std::max(worst, check_minv(mm, test::random_state<Mixed::Vector>(gen, 1.0)));
+    const IdentificationMixed mm(test::random_links<IdentificationMixed>(gen, trial % 2 == 0));
+    worst = std::max(worst, check_minv(mm, test::random_state<IdentificationMixed::Vector>(gen, 1.0)));
   }
   const auto iiwa = robots::kuka_iiwa();
   for (int trial = 0; trial < 10; ++trial) {
@@ -118,11 +118,11 @@ TEST_CASE("regressor times inertial parameters equals rnea without joint dynamic
     worst = std::max(worst, check_regressor(lm, lo, test::random_state<Long::Vector>(gen, 3.0),
                                             test::random_state<Long::Vector>(gen, 2.0),
                                             test::random_state<Long::Vector>(gen, 2.0)));
-    const auto ml = test::random_links<Mixed>(gen, true);
-    const Mixed mm(ml), mo(reweighted(gen, ml));
-    worst = std::max(worst, check_regressor(mm, mo, test::random_state<Mixed::Vector>(gen, 1.0),
-                                            test::random_state<Mixed::Vector>(gen, 2.0),
-                                            test::random_state<Mixed::Vector>(gen, 2.0)));
+    const auto ml = test::random_links<IdentificationMixed>(gen, true);
+    const IdentificationMixed mm(ml), mo(reweighted(gen, ml));
+    worst = std::max(worst, check_regressor(mm, mo, test::random_state<IdentificationMixed::Vector>(gen, 1.0),
+                                            test::random_state<IdentificationMixed::Vector>(gen, 2.0),
+                                            test::random_state<IdentificationMixed::Vector>(gen, 2.0)));
   }
   const auto iiwa = robots::kuka_iiwa();
   auto heavy = robots::kuka_iiwa();
@@ -163,9 +163,9 @@ TEST_CASE("regressor with joint dynamics times its parameters equals rnea with f
     const Long lm(test::random_links<Long>(gen, true));  // damping, friction, armature
     check(lm, test::random_state<Long::Vector>(gen, 3.0), test::random_state<Long::Vector>(gen, 2.0),
           test::random_state<Long::Vector>(gen, 2.0));
-    const Mixed mm(test::random_links<Mixed>(gen, true));
-    check(mm, test::random_state<Mixed::Vector>(gen, 1.0), test::random_state<Mixed::Vector>(gen, 2.0),
-          test::random_state<Mixed::Vector>(gen, 2.0));
+    const IdentificationMixed mm(test::random_links<IdentificationMixed>(gen, true));
+    check(mm, test::random_state<IdentificationMixed::Vector>(gen, 1.0), test::random_state<IdentificationMixed::Vector>(gen, 2.0),
+          test::random_state<IdentificationMixed::Vector>(gen, 2.0));
   }
   WARN("regressor with joint dynamics: worst relative error vs rnea " << worst);
 }

@@ -19,7 +19,7 @@ namespace {
 using Mixed = Chain<double, PrismaticZ, Revolute, RevoluteX, PrismaticY, RevoluteZ, Prismatic>;
 
 constexpr int kModels = 4;   // random mixed chains
-constexpr int kStates = 6;   // random states per model
+constexpr int kKinematicsStates = 6;   // random states per model
 
 /// A random frame on a link: a tool centre point up to 0.3 m away, turned arbitrarily.
 Transform<double> random_frame(std::mt19937& gen) {
@@ -34,7 +34,7 @@ void for_cases(F&& f) {
   {
     const auto iiwa = robots::kuka_iiwa();
     using V = robots::KukaIiwa<double>::Vector;
-    for (int s = 0; s < kStates; ++s) {
+    for (int s = 0; s < kKinematicsStates; ++s) {
       const V q = test::random_state<V>(gen, 2.0), qd = test::random_state<V>(gen, 2.0),
               qdd = test::random_state<V>(gen, 2.0);
       const Transform<double> tcp = random_frame(gen);
@@ -47,7 +47,7 @@ void for_cases(F&& f) {
   for (int m = 0; m < kModels; ++m) {
     const Mixed model(test::random_links<Mixed>(gen));
     using V = Mixed::Vector;
-    for (int s = 0; s < kStates; ++s) {
+    for (int s = 0; s < kKinematicsStates; ++s) {
       const V q = test::random_state<V>(gen, 2.0), qd = test::random_state<V>(gen, 2.0),
               qdd = test::random_state<V>(gen, 2.0);
       const Transform<double> frame = random_frame(gen);

@@ -188,18 +188,18 @@ TEST_CASE("a placement must fit its joint type's pattern: 1e-12 off is set exact
 
 TEST_CASE("the pattern names of placements, as chaindyn-urdf2cpp emits them", "[placed]") {
   const double half_pi = 1.570796326794897;
-  CHECK(detail::rotation_pattern_name(Eigen::Matrix3d::Identity()) == "chaindyn::SignedAxes<1, 2, 3>");
-  CHECK(detail::rotation_pattern_name(test::rpy(half_pi, 0, 3.141592653589793)) ==
+  CHECK(chaindyn::detail::rotation_pattern_name(Eigen::Matrix3d::Identity()) == "chaindyn::SignedAxes<1, 2, 3>");
+  CHECK(chaindyn::detail::rotation_pattern_name(test::rpy(half_pi, 0, 3.141592653589793)) ==
         "chaindyn::SignedAxes<-1, 3, 2>");
-  CHECK(detail::rotation_pattern_name(test::rot_x(half_pi)) == "chaindyn::SignedAxes<1, 3, -2>");
-  CHECK(detail::rotation_pattern_name(test::rot_x(0.3)) == "chaindyn::AboutAxis<0>");
-  CHECK(detail::rotation_pattern_name(test::rot_y(-2.0)) == "chaindyn::AboutAxis<1>");
+  CHECK(chaindyn::detail::rotation_pattern_name(test::rot_x(half_pi)) == "chaindyn::SignedAxes<1, 3, -2>");
+  CHECK(chaindyn::detail::rotation_pattern_name(test::rot_x(0.3)) == "chaindyn::AboutAxis<0>");
+  CHECK(chaindyn::detail::rotation_pattern_name(test::rot_y(-2.0)) == "chaindyn::AboutAxis<1>");
   // 1.5708 is 3.7e-6 from a right angle: a rotation about x, not a permutation
-  CHECK(detail::rotation_pattern_name(test::rot_x(1.5708)) == "chaindyn::AboutAxis<0>");
-  CHECK(detail::rotation_pattern_name(test::rpy(1.5708, 0.1, 0)) == "chaindyn::AnyRotation");
-  CHECK(detail::offset_pattern_name(Eigen::Vector3d(0, 0, 0.2)) ==
+  CHECK(chaindyn::detail::rotation_pattern_name(test::rot_x(1.5708)) == "chaindyn::AboutAxis<0>");
+  CHECK(chaindyn::detail::rotation_pattern_name(test::rpy(1.5708, 0.1, 0)) == "chaindyn::AnyRotation");
+  CHECK(chaindyn::detail::offset_pattern_name(Eigen::Vector3d(0, 0, 0.2)) ==
         "chaindyn::Offset<false, false, true>");
-  CHECK(detail::offset_pattern_name(Eigen::Vector3d(1e-13, -0.1, 0)) ==
+  CHECK(chaindyn::detail::offset_pattern_name(Eigen::Vector3d(1e-13, -0.1, 0)) ==
         "chaindyn::Offset<false, true, false>");
   // The names are the types: the iiwa's placements named and built
   const robots::KukaIiwa<double> iiwa = robots::kuka_iiwa();
@@ -208,7 +208,7 @@ TEST_CASE("the pattern names of placements, as chaindyn-urdf2cpp emits them", "[
                                    "chaindyn::SignedAxes<-1, 3, 2>", "chaindyn::SignedAxes<1, 3, -2>",
                                    "chaindyn::SignedAxes<-1, 3, 2>"};
   for (std::size_t i = 0; i < 7; ++i) {
-    CHECK(detail::rotation_pattern_name(iiwa.placement(i).rotation) == expected[i]);
+    CHECK(chaindyn::detail::rotation_pattern_name(iiwa.placement(i).rotation) == expected[i]);
   }
   CHECK_NOTHROW(robots::KukaIiwa<double>(iiwa.links()));
   // the other built-in robots' types fit their placements (their constructors check them)

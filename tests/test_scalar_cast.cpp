@@ -17,7 +17,7 @@ using chaindyn::test::relative_error;
 namespace {
 
 using Long = ChainN<double, 7, Revolute>;
-using Mixed = Chain<double, RevoluteZ, PrismaticX, Revolute>;
+using CastMixed = Chain<double, RevoluteZ, PrismaticX, Revolute>;
 
 template <typename A, typename B>
 bool links_identical(const A& a, const B& b) {
@@ -104,15 +104,15 @@ TEST_CASE("cast to long double and back reproduces every link member, gravity an
   REQUIRE(back.damping() == lm.damping());
   REQUIRE(back.armature() == lm.armature());
 
-  const Mixed mm = decorated<Mixed>(gen);
+  const CastMixed mm = decorated<CastMixed>(gen);
   const auto ml = mm.cast<long double>();
   static_assert(
       std::is_same_v<std::decay_t<decltype(ml)>, Chain<long double, RevoluteZ, PrismaticX, Revolute>>);
   REQUIRE(links_identical(mm, ml.cast<double>()));
   // the payload is really in the cast model's dynamics, not only stored
-  Mixed bare = mm;
+  CastMixed bare = mm;
   bare.clear_payload(2);
-  const Mixed::Vector q(0.3, 0.1, -0.7), z = Mixed::Vector::Zero();
+  const CastMixed::Vector q(0.3, 0.1, -0.7), z = CastMixed::Vector::Zero();
   const Eigen::Matrix<long double, 3, 1> lq = q.cast<long double>(), lz = z.cast<long double>();
   REQUIRE(relative_error(rnea(ml, lq, lz, lz), rnea(mm, q, z, z)) < 1e-14);
   REQUIRE(relative_error(rnea(ml, lq, lz, lz), rnea(bare, q, z, z)) > 1e-3);
@@ -125,7 +125,7 @@ TEST_CASE("rnea crba and aba of a cast chain agree with double for float and lon
   for (int trial = 0; trial < 20; ++trial) {
     INFO("trial " << trial);
     const Long lm = decorated<Long>(gen);
-    const Mixed mm = decorated<Mixed>(gen);
+    const CastMixed mm = decorated<CastMixed>(gen);
     const double ef = std::max(agreement<float>(lm, gen), agreement<float>(mm, gen));
     const double el = std::max(agreement<long double>(lm, gen), agreement<long double>(mm, gen));
     CHECK(ef < 1e-4);

@@ -19,10 +19,10 @@ namespace {
 
 Matrix6 motion_cross_matrix(const Vector6& m) {  // RBDA eq. (2.31), [angular; linear]
   Matrix6 x = Matrix6::Zero();
-  const Eigen::Matrix3d w = detail::skew<double>(m.head<3>());
+  const Eigen::Matrix3d w = chaindyn::detail::skew<double>(m.head<3>());
   x.topLeftCorner<3, 3>() = w;
   x.bottomRightCorner<3, 3>() = w;
-  x.bottomLeftCorner<3, 3>() = detail::skew<double>(m.tail<3>());
+  x.bottomLeftCorner<3, 3>() = chaindyn::detail::skew<double>(m.tail<3>());
   return x;
 }
 
@@ -36,7 +36,7 @@ Transform<double> random_transform(std::mt19937& gen) {
   return Transform<double>(test::random_rotation(gen), test::random_vector(gen, -1, 1));
 }
 
-Eigen::Matrix4d homogeneous(const Eigen::Matrix3d& r, const Eigen::Vector3d& p) {
+Eigen::Matrix4d spatial_homogeneous(const Eigen::Matrix3d& r, const Eigen::Vector3d& p) {
   Eigen::Matrix4d t = Eigen::Matrix4d::Identity();
   t.topLeftCorner<3, 3>() = r;
   t.topRightCorner<3, 1>() = p;
@@ -63,7 +63,7 @@ TEST_CASE("the batched sincos is within 2.5 ulp of long double sin and cos", "[s
     for (int rep = 0; rep < 250000 / 8; ++rep) {
       std::array<double, 8> x, s, c;
       for (double& v : x) v = test::uniform(gen, -range, range);
-      detail::sincos(x.data(), s.data(), c.data(), 8);
+      chaindyn::detail::sincos(x.data(), s.data(), c.data(), 8);
       for (int i = 0; i < 8; ++i) {
         worst = std::max(worst, ulp_error(s[std::size_t(i)], std::sin((long double)x[std::size_t(i)])));
         worst = std::max(worst, ulp_error(c[std::size_t(i)], std::cos((long double)x[std::size_t(i)])));
@@ -75,7 +75,7 @@ TEST_CASE("the batched sincos is within 2.5 ulp of long double sin and cos", "[s
   // Exact quadrant points, and what the kernel hands to the C library (beyond 1e5, inf, NaN).
   std::array<double, 9> x = {0.0, M_PI / 2, M_PI, -M_PI, 3 * M_PI / 2, 1e5, 1e6, -1e300, INFINITY};
   std::array<double, 9> s, c;
-  detail::sincos(x.data(), s.data(), c.data(), 9);
+  chaindyn::detail::sincos(x.data(), s.data(), c.data(), 9);
   for (std::size_t i = 0; i + 1 < x.size(); ++i) {
     CHECK(std::abs(s[i] - std::sin(x[i])) <= 4e-16);
     CHECK(std::abs(c[i] - std::cos(x[i])) <= 4e-16);
@@ -85,7 +85,7 @@ TEST_CASE("the batched sincos is within 2.5 ulp of long double sin and cos", "[s
   // float goes through the same kernel in double and is rounded once: correctly rounded or
   // one float ulp off.
   std::array<float, 4> xf = {0.1f, -2.5f, 1000.0f, 3.0e4f}, sf, cf;
-  detail::sincos(xf.data(), sf.data(), cf.data(), 4);
+  chaindyn::detail::sincos(xf.data(), sf.data(), cf.data(), 4);
   for (std::size_t i = 0; i < xf.size(); ++i) {
     CHECK(std::abs(sf[i] - float(std::sin(double(xf[i])))) <= 1.2e-7f);
     CHECK(std::abs(cf[i] - float(std::cos(double(xf[i])))) <= 1.2e-7f);
@@ -191,10 +191,10 @@ TEST_CASE("Inertia::from_com is I_C - m [c]x[c]x as Eigen's product computes it,
     Eigen::Matrix3d a;
     for (int e = 0; e < 9; ++e) a.data()[e] = test::uniform(gen, -1, 1);
     const Eigen::Matrix3d ic = a * a.transpose();
-    const Eigen::Matrix3d cx = detail::skew(c);
+    const Eigen::Matrix3d cx = chaindyn::detail::skew(c);
     const Eigen::Matrix3d expected = ic - m * (cx * cx);
     mismatches += Inertia<double>::from_com(m, c, ic).rotational != expected;
-    const Eigen::Matrix3f cxf = detail::skew(Eigen::Vector3f(c.cast<float>()));
+    const Eigen::Matrix3f cxf = chaindyn::detail::skew(Eigen::Vector3f(c.cast<float>()));
     const Eigen::Matrix3f expected_f = ic.cast<float>() - float(m) * (cxf * cxf);
     mismatches += Inertia<float>::from_com(float(m), c.cast<float>(), ic.cast<float>()).rotational !=
                   expected_f;
@@ -208,7 +208,7 @@ TEST_CASE("a rigid inertia from (m, c, I_c) matches RBDA eq. (2.63) and transfor
   for (int k = 0; k < 100; ++k) {
     const Link<double> l = test::random_link(gen);
     const Inertia<double> inertia = Inertia<double>::from_com(l.mass, l.com, l.inertia);
-    const Eigen::Matrix3d cx = detail::skew<double>(l.com);
+    const Eigen::Matrix3d cx = chaindyn::detail::skew<double>(l.com);
     Matrix6 expected;
     expected << l.inertia + l.mass * cx * cx.transpose(), l.mass * cx,  //
         l.mass * cx.transpose(), l.mass * Eigen::Matrix3d::Identity();
@@ -242,7 +242,7 @@ TEMPLATE_LIST_TEST_CASE("forward kinematics equals the product of homogeneous ma
     constexpr auto slots = TestType::joint_slots();
     for (std::size_t i = 0; i < std::size_t(TestType::nq); ++i) {
       const Link<double>& l = links[i];
-      t = t * homogeneous(l.placement.rotation, l.placement.translation);
+      t = t * spatial_homogeneous(l.placement.rotation, l.placement.translation);
       // the joint's axis: the link's own for run-time axes, else the type's (unknown here, so
       // read from the model and checked against the link for run-time axes)
       Eigen::Vector3d axis;
@@ -262,10 +262,10 @@ TEMPLATE_LIST_TEST_CASE("forward kinematics equals the product of homogeneous ma
       REQUIRE(kind == slots[i].kind);
       const double qi = q[Eigen::Index(i)];
       t = t * (kind == JointKind::revolute
-                   ? homogeneous(Eigen::AngleAxisd(qi, axis).toRotationMatrix(),
+                   ? spatial_homogeneous(Eigen::AngleAxisd(qi, axis).toRotationMatrix(),
                                  Eigen::Vector3d::Zero())
-                   : homogeneous(Eigen::Matrix3d::Identity(), qi * axis));
-      REQUIRE(relative_error(homogeneous(poses[i].rotation, poses[i].translation), t) < 1e-13);
+                   : spatial_homogeneous(Eigen::Matrix3d::Identity(), qi * axis));
+      REQUIRE(relative_error(spatial_homogeneous(poses[i].rotation, poses[i].translation), t) < 1e-13);
     }
   }
 }

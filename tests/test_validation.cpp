@@ -371,13 +371,13 @@ TEST_CASE("the validation's articulated-body pivots are ABA's D at the same q",
   for (int trial = 0; trial < 20; ++trial) {
     const Model model(test::random_links<Model>(gen, true));
     const Model::Vector q = test::random_state<Model::Vector>(gen, 3.0);
-    std::array<detail::PivotJoint, 6> js;
+    std::array<chaindyn::detail::PivotJoint, 6> js;
     for (std::size_t i = 0; i < 6; ++i) {
-      js[i] = detail::pivot_joint(Model::joint_slots()[i], model.link(i), model.inertia(i),
+      js[i] = chaindyn::detail::pivot_joint(Model::joint_slots()[i], model.link(i), model.inertia(i),
                                   model.armature()[Eigen::Index(i)]);
       js[i].q = q[Eigen::Index(i)];
     }
-    detail::compute_pivots(js.data(), 6);
+    chaindyn::detail::compute_pivots(js.data(), 6);
     Data<Model> data;
     aba(model, data, q, Model::Vector::Zero(), Model::Vector::Zero());
     for (std::size_t i = 0; i < 6; ++i) {
