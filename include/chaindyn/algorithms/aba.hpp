@@ -80,10 +80,14 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     if (i > 0) {
       // Ia = IA_i - U_i U_i^T / D_i;  pa = pA_i + Ia c_i + U_i u_i / D_i, into the parent's
       // slots (one set of coordinates: no transform)
+      // With Ia c = IA c - U (U^T c) / D, pa = pA_i + IA_i c_i + U_i (u_i - U_i^T c_i) / D_i:
+      // the product with IA_i need not wait for Ia.
+      const Motion<Scalar>& c = data.oc[i];
+      const Force<Scalar> iac = ia * c;
       const Scalar inv_d = Scalar(1) / data.D[k];
       ArticulatedInertia<Scalar>& ia_parent = data.oIA[i - 1];
       ia.subtract_outer(u_force, inv_d, ia_parent);
-      data.opA[i - 1] = pa + ia_parent * data.oc[i] + (data.u[k] * inv_d) * u_force;
+      data.opA[i - 1] = pa + iac + ((data.u[k] - dot(c, u_force)) * inv_d) * u_force;
     }
   });
   // Pass 3, base to tip: accelerations.
