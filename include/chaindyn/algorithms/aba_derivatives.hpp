@@ -30,31 +30,32 @@ namespace chaindyn {
 
 namespace detail {
 
-/// Y <- Y M^-1 (i.e. (M^-1 Y^T)^T, M symmetric) for each of ys...: each row of a Y, a
-/// right-hand side b^T on entry, becomes (M^-1 b)^T, by the two last passes of ABA with zero
-/// velocity and gravity on the factorization aba left in `data` (oS, oU, D: see the file
-/// comment). p[g] and a[g] are n x 6 scratch matrices (P and A above) for the g-th Y.
-/// O(n^2) per Y of n rows; noexcept, no allocation.
+/// Y <- Y M^-1 (i.e. (M^-1 Y^T)^T, M symmetric) for each of ys... and for `identity`, which
+/// must hold the identity on entry (it leaves with M^-1): each row of a Y, a right-hand side
+/// b^T on entry, becomes (M^-1 b)^T, by the two last passes of ABA with zero velocity and
+/// gravity on the factorization aba left in `data` (oS, oU, D and 1 / D: see the file
+/// comment). p[g] and a[g] are n x 6 scratch matrices (P and A above) for the g-th Y of ys...,
+/// the last ones for the identity. O(n^2) per Y of n rows; noexcept, no allocation.
 ///
 /// Written as axpy on the columns of p and a (contiguous, one entry per right-hand side), the
 /// six terms of each 6-vector product in two independent sums, and the Ys interleaved link by
 /// link: one Y at a time, the chain of dependent multiply-adds set the pace (g++ 12, iiwa:
 /// 600 ns for the three solves as Eigen products of these small fixed sizes, one at a time).
-template <typename Model, typename Scratch, typename... Ys>
+template <typename Model, typename Scratch, typename Identity, typename... Ys>
 inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data<Model>& data,
-                                                  Scratch* p, Scratch* a, Ys&... ys) noexcept {
+                                                  Scratch* p, Scratch* a, Identity& identity,
+                                                  Ys&... ys) noexcept {
   using Scalar = typename Model::Scalar;
-  constexpr std::size_t count = sizeof...(Ys);
+  constexpr std::size_t count = sizeof...(Ys) + 1;
+  constexpr Eigen::Index kPacket = Eigen::internal::packet_traits<Scalar>::size;
   for (std::size_t g = 0; g < count; ++g) p[g].setZero();
   model.for_each_joint_reverse_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& uf = data.oU[i];
-    const Scalar inv_d = Scalar(1) / data.D[k];
-    std::size_t g = 0;
-    const auto step = [&](auto& y) CHAINDYN_ALWAYS_INLINE {
-      Scratch& pg = p[g++];
-      auto u = y.col(k);  // u_i = b_i - S_i^T pA_i
+    const Scalar inv_d = data.Dinv[k];
+    const auto update = [&](auto&& u, auto&& pg) CHAINDYN_ALWAYS_INLINE {
+      // u_i = b_i - S_i^T pA_i
       u -= (s.angular[0] * pg.col(0) + s.angular[1] * pg.col(1) + s.angular[2] * pg.col(2)) +
            (s.linear[0] * pg.col(3) + s.linear[1] * pg.col(4) + s.linear[2] * pg.col(5));
       if (i > 0) {  // pA_p(i) += U_i u_i / D_i
@@ -62,7 +63,20 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
         for (int c = 0; c < 3; ++c) pg.col(3 + c) += (uf.linear[c] * inv_d) * u;
       }
     };
+    std::size_t g = 0;
+    const auto step = [&](auto& y) CHAINDYN_ALWAYS_INLINE {
+      Scratch& pg = p[g++];
+      update(y.col(k), pg);
+    };
     (step(ys), ...);
+    // The identity's rows j < i are still zero at link i (b_j = e_j, and no link below j has
+    // touched row j): its rows from i on only (rounded down to a whole SIMD packet), which
+    // halves the work of this pass for M^-1.
+    const Eigen::Index first = k - k % kPacket;
+    Scratch& pg = p[count - 1];
+    const Eigen::Index rows = pg.rows() - first;
+    update(identity.col(k).tail(rows),
+           Eigen::Block<Scratch, Eigen::Dynamic, 6>(pg, first, 0, rows, 6));
   });
   for (std::size_t g = 0; g < count; ++g) a[g].setZero();
   const std::size_t n = detail::joint_count(model);
@@ -70,7 +84,7 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& uf = data.oU[i];
-    const Scalar inv_d = Scalar(1) / data.D[k];
+    const Scalar inv_d = data.Dinv[k];
     std::size_t g = 0;
     const auto step = [&](auto& y) CHAINDYN_ALWAYS_INLINE {
       Scratch& ag = a[g++];
@@ -85,6 +99,7 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
       }
     };
     (step(ys), ...);
+    step(identity);
   });
 }
 
@@ -109,7 +124,7 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   Data<Model>& data = dd.data;
-  aba(model, data, q, qd, tau);  // qdd and the factorization oU, D (kept by rnea_derivatives)
+  aba(model, data, q, qd, tau);  // qdd and the factorization oU, D, Dinv (kept by rnea_derivatives)
   // rnea_derivatives at qdd = aba's, from aba's base-coordinate kinematics (oMi, oS, ov and
   // oa: the same quantities at the same state). data.qdd is read in place: neither pass nor
   // the solves write it.
@@ -123,7 +138,7 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
     y[1].template topRows<n>() = -dd.dtau_dqd.transpose();
     y[2].template topRows<n>().setIdentity();
     for (auto& m : y) m.template bottomRows<DerivativesData<Model>::solve_rows - n>().setZero();
-    detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), y[0], y[1], y[2]);
+    detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), y[2], y[0], y[1]);
     dd.dqdd_dq = y[0].template topRows<n>().transpose();
     dd.dqdd_dqd = y[1].template topRows<n>().transpose();
     dd.dqdd_dtau = y[2].template topRows<n>();
@@ -131,8 +146,8 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
     dd.dqdd_dq = -dd.dtau_dq.transpose();
     dd.dqdd_dqd = -dd.dtau_dqd.transpose();
     dd.dqdd_dtau.setIdentity();
-    detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), dd.dqdd_dq,
-                           dd.dqdd_dqd, dd.dqdd_dtau);
+    detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), dd.dqdd_dtau,
+                           dd.dqdd_dq, dd.dqdd_dqd);
     dd.dqdd_dq.transposeInPlace();
     dd.dqdd_dqd.transposeInPlace();
   }

@@ -79,6 +79,7 @@ struct Data {
   PerLink<ArticulatedInertia<Scalar>> IA;  ///< articulated-body inertias (inverse_mass_matrix)
   PerLink<Force<Scalar>> U;         ///< IA_i S_i (inverse_mass_matrix)
   Vector D;                         ///< S_i^T IA_i S_i + armature (aba, inverse_mass_matrix)
+  Vector Dinv;                      ///< 1 / D_i (aba)
   Vector u;                         ///< aba: tau - friction - S^T pA; inverse_mass_matrix: the
                                     ///< same for a unit joint force
 
@@ -116,7 +117,7 @@ struct Data {
     for (auto* p : {&Ic, &oIc}) detail::resize_per_link(*p, n);
     for (auto* p : {&IA, &oIA}) detail::resize_per_link(*p, n);
     const auto k = Eigen::Index(n);
-    for (auto* p : {&D, &u, &tau, &qdd, &nle}) *p = Vector::Zero(k);
+    for (auto* p : {&D, &Dinv, &u, &tau, &qdd, &nle}) *p = Vector::Zero(k);
     for (auto* p : {&M, &L, &Minv, &C}) *p = Matrix::Zero(k, k);
     sin_q = cos_q = Vector::Zero(k);
   }
