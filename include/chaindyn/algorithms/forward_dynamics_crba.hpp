@@ -4,7 +4,7 @@
 #pragma once
 
 #include "chaindyn/algorithms/crba.hpp"
-#include "chaindyn/algorithms/nonlinear_effects.hpp"
+#include "chaindyn/algorithms/rnea.hpp"
 
 namespace chaindyn {
 

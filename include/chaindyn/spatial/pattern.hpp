@@ -370,7 +370,7 @@ inline CHAINDYN_ALWAYS_INLINE void transform_inertia_into(const Inertia<Scalar>&
                                                           const Transform<Scalar>& x,
                                                           const Inertia<Scalar>& base,
                                                           Inertia<Scalar>& out) {
-  const auto put = [&](Scalar& dst, const Scalar& base_entry, const auto& value)
+  const auto put = [](Scalar& dst, const Scalar& base_entry, const auto& value)
                        CHAINDYN_ALWAYS_INLINE { dst = base_entry + value_of<Scalar>(value); };
   // every pattern, the dense one included (the arithmetic of Inertia::transformed_by)
   const Matrix3<Scalar>& r = x.rotation;
