@@ -175,31 +175,58 @@ TEST_CASE("rnea derivatives at rest are the gravity-torque Jacobian and zero in 
   REQUIRE(relative_error(r.dtau_dq, fd) < 1e-6);
 }
 
+namespace {
+
+/// aba_derivatives of `model` at three random states against the reference: dense products
+/// with M^-1 from crba and a Cholesky factorization.
+template <typename Model>
+void check_aba_derivatives_by_cholesky(const Model& model, std::mt19937& gen) {
+  using Vector = typename Model::Vector;
+  using Matrix = typename Model::Matrix;
+  const auto n = Eigen::Index(model.joint_count());
+  auto dd = std::make_unique<DerivativesData<Model>>(model);
+  for (int s = 0; s < 3; ++s) {
+    const Vector q = test::random_state<Vector>(gen, 3.0, n);
+    const Vector qd = test::random_state<Vector>(gen, 2.0, n);
+    const Vector tau = test::random_state<Vector>(gen, 5.0, n);
+    aba_derivatives(model, *dd, q, qd, tau);
+    const Matrix fd_q = dd->dqdd_dq, fd_qd = dd->dqdd_dqd, minv = dd->dqdd_dtau;
+    rnea_derivatives(model, *dd, q, qd, Vector(aba(model, q, qd, tau)));
+    const Eigen::LLT<Matrix> llt(crba(model, q));
+    REQUIRE(llt.info() == Eigen::Success);
+    INFO("n = " << n << ", state " << s);
+    CHECK(relative_error(minv, llt.solve(Matrix::Identity(n, n))) < 1e-10);
+    CHECK(relative_error(fd_q, llt.solve(Matrix(-dd->dtau_dq))) < 1e-10);
+    CHECK(relative_error(fd_qd, llt.solve(Matrix(-dd->dtau_dqd))) < 1e-10);
+  }
+}
+
+}  // namespace
+
 TEMPLATE_LIST_TEST_CASE("aba derivatives equal -M^-1 times the rnea derivatives, M^-1 by Cholesky",
                         "[derivatives]", test::MixedChains<double>) {
   // aba_derivatives solves with the factorization aba leaves (O(n^2)), with the right-hand sides
   // padded to SIMD packets or not depending on n and the target: these chain lengths (1, 7, 8,
-  // 9, 12) take both paths with SSE2, AVX and AVX-512. The reference: dense products with
-  // M^-1 from crba and a Cholesky factorization.
+  // 9, 12) take both paths with SSE2, AVX and AVX-512.
   using Model = TestType;
-  using Vector = typename Model::Vector;
-  using Matrix = typename Model::Matrix;
   std::mt19937 gen(test::kSeed + 63 + std::uint32_t(Model::nq));
-  auto dd = std::make_unique<DerivativesData<Model>>();
   for (int m = 0; m < 2; ++m) {
-    const Model model(test::random_links<Model>(gen, true));
-    for (int s = 0; s < 3; ++s) {
-      const Vector q = test::random_state<Vector>(gen, 3.0);
-      const Vector qd = test::random_state<Vector>(gen, 2.0);
-      const Vector tau = test::random_state<Vector>(gen, 5.0);
-      aba_derivatives(model, *dd, q, qd, tau);
-      const Matrix fd_q = dd->dqdd_dq, fd_qd = dd->dqdd_dqd, minv = dd->dqdd_dtau;
-      rnea_derivatives(model, *dd, q, qd, aba(model, q, qd, tau));
-      const Eigen::LLT<Matrix> llt(crba(model, q));
-      REQUIRE(llt.info() == Eigen::Success);
-      CHECK(relative_error(minv, llt.solve(Matrix::Identity())) < 1e-10);
-      CHECK(relative_error(fd_q, llt.solve(Matrix(-dd->dtau_dq))) < 1e-10);
-      CHECK(relative_error(fd_qd, llt.solve(Matrix(-dd->dtau_dqd))) < 1e-10);
-    }
+    check_aba_derivatives_by_cholesky(Model(test::random_links<Model>(gen, true)), gen);
+  }
+}
+
+TEST_CASE("aba derivatives equal -M^-1 times the rnea derivatives on long chains and ChainX",
+          "[derivatives]") {
+  // From detail::kSolveRowLoopsFrom joints on, the solve runs as loops over the rows: a
+  // compile-time chain of 18 joints (padded to SIMD packets with AVX2 and AVX-512) and ChainX
+  // of 7 (the column form, run-time sized), 16, 18 and 33 joints.
+  static_assert(detail::kSolveRowLoopsFrom == 16, "update the chain lengths below");
+  std::mt19937 gen(test::kSeed + 64);
+  using Long = ChainN<double, 18, Revolute>;
+  check_aba_derivatives_by_cholesky(Long(test::random_links<Long>(gen, true)), gen);
+  for (const int n : {7, 16, 18, 33}) {
+    std::vector<Link<double>> links;
+    for (int i = 0; i < n; ++i) links.push_back(test::random_link(gen, true));
+    check_aba_derivatives_by_cholesky(ChainX<double>(links), gen);
   }
 }

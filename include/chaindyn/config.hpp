@@ -45,6 +45,16 @@
 #define CHAINDYN_CRBA_BASE_COORDINATES_FROM 9
 #endif
 
+/// A pointer that no other pointer in its scope aliases (the compilers' `__restrict__`), for
+/// the few raw loops that must vectorise without run-time overlap checks.
+#ifndef CHAINDYN_RESTRICT
+#if defined(__GNUC__) || defined(__clang__)
+#define CHAINDYN_RESTRICT __restrict__
+#else
+#define CHAINDYN_RESTRICT
+#endif
+#endif
+
 /// Inlines everything a function calls, recursively, into it: the batch functions
 /// (chaindyn/batch.hpp) put it on their per-thread loop, because g++ 12 leaves Eigen's small
 /// expressions on 64-byte pack scalars out of line (A/B, g++ -O3 -march=native, iiwa, 8 states

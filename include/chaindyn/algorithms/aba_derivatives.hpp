@@ -26,9 +26,27 @@
 #include "chaindyn/algorithms/aba.hpp"
 #include "chaindyn/algorithms/rnea_derivatives.hpp"
 
+#include <cmath>
+#include <type_traits>
+
 namespace chaindyn {
 
 namespace detail {
+
+/// a * b + c, fused (one rounding) where the target has FMA instructions and Scalar is a
+/// floating-point type; a * b + c otherwise (std::fma without them is a slow library call).
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Scalar multiply_add(const Scalar& a, const Scalar& b,
+                                                  const Scalar& c) noexcept {
+#if defined(__FMA__)
+  if constexpr (std::is_floating_point_v<Scalar>) return std::fma(a, b, c);
+#endif
+  return a * b + c;
+}
+
+/// From this many joints on, aba_solve_rows runs its passes as plain loops over the rows (see
+/// there); below, as Eigen expressions on the columns.
+constexpr std::size_t kSolveRowLoopsFrom = 16;
 
 /// Y <- Y M^-1 (i.e. (M^-1 Y^T)^T, M symmetric) for each of ys... and for `identity`, which
 /// must hold the identity on entry (it leaves with M^-1): each row of a Y, a right-hand side
@@ -37,10 +55,18 @@ namespace detail {
 /// comment). p[g] and a[g] are n x 6 scratch matrices (P and A above) for the g-th Y of ys...,
 /// the last ones for the identity. O(n^2) per Y of n rows; noexcept, no allocation.
 ///
-/// Written as axpy on the columns of p and a (contiguous, one entry per right-hand side), the
-/// six terms of each 6-vector product in two independent sums, and the Ys interleaved link by
-/// link: one Y at a time, the chain of dependent multiply-adds set the pace (g++ 12, iiwa:
-/// 600 ns for the three solves as Eigen products of these small fixed sizes, one at a time).
+/// In the tip-to-base pass, the identity's rows j < i are still zero at link i (b_j = e_j, and
+/// no link below j has touched row j), so that pass runs over its rows from i on only, which
+/// halves its work for M^-1.
+///
+/// Short chains (n < kSolveRowLoopsFrom): axpy on the columns of p and a (contiguous, one entry
+/// per right-hand side, fixed sizes that Eigen unrolls), the six terms of each 6-vector product
+/// in two independent sums, and the Ys interleaved link by link: one Y at a time, the chain of
+/// dependent multiply-adds set the pace (g++ 12, iiwa: 600 ns for the three solves as Eigen
+/// products of these small fixed sizes, one at a time). Long chains: a loop over the rows that
+/// reads and writes each row of p (or a) once per link, with fused multiply-adds (27
+/// instructions per 4 rows where the column form takes 44; A/B at n = 64: docs/benchmarks.md).
+/// On the iiwa the row loops cost clang++ 13-22 %, hence the two forms.
 template <typename Model, typename Scratch, typename Identity, typename... Ys>
 inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data<Model>& data,
                                                   Scratch* p, Scratch* a, Identity& identity,
@@ -48,12 +74,50 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
   using Scalar = typename Model::Scalar;
   constexpr std::size_t count = sizeof...(Ys) + 1;
   constexpr Eigen::Index kPacket = Eigen::internal::packet_traits<Scalar>::size;
+  const std::size_t n = detail::joint_count(model);
+  const bool row_loops = Model::nq == Eigen::Dynamic ? n >= kSolveRowLoopsFrom
+                                                     : std::size_t(Model::nq) >= kSolveRowLoopsFrom;
+  // one Y's rows first..rows - 1 (the right-hand sides y, the scratch m): each row's
+  // r = y - sum_c x_c m_c (then times `scale`), stored in y, then m_c += w_c r
+  const auto row_sweep = [](Scalar* CHAINDYN_RESTRICT y, Scratch& m, const Eigen::Index first,
+                            const Scalar (&x)[6], const Scalar scale, const Scalar (&w)[6])
+                             CHAINDYN_ALWAYS_INLINE {
+    Scalar* CHAINDYN_RESTRICT m0 = m.col(0).data();
+    Scalar* CHAINDYN_RESTRICT m1 = m.col(1).data();
+    Scalar* CHAINDYN_RESTRICT m2 = m.col(2).data();
+    Scalar* CHAINDYN_RESTRICT m3 = m.col(3).data();
+    Scalar* CHAINDYN_RESTRICT m4 = m.col(4).data();
+    Scalar* CHAINDYN_RESTRICT m5 = m.col(5).data();
+    const Eigen::Index rows = m.rows();
+    for (Eigen::Index r = first; r < rows; ++r) {
+      const Scalar s1 = multiply_add(x[2], m2[r], multiply_add(x[1], m1[r], x[0] * m0[r]));
+      const Scalar s2 = multiply_add(x[5], m5[r], multiply_add(x[4], m4[r], x[3] * m3[r]));
+      const Scalar v = (y[r] - (s1 + s2)) * scale;
+      y[r] = v;
+      m0[r] = multiply_add(w[0], v, m0[r]);
+      m1[r] = multiply_add(w[1], v, m1[r]);
+      m2[r] = multiply_add(w[2], v, m2[r]);
+      m3[r] = multiply_add(w[3], v, m3[r]);
+      m4[r] = multiply_add(w[4], v, m4[r]);
+      m5[r] = multiply_add(w[5], v, m5[r]);
+    }
+  };
   for (std::size_t g = 0; g < count; ++g) p[g].setZero();
   model.for_each_joint_reverse_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& uf = data.oU[i];
     const Scalar inv_d = data.Dinv[k];
+    if (row_loops) {  // u_i = b_i - S_i^T pA_i, pA_p(i) += U_i u_i / D_i
+      const Scalar x[6] = {s.angular[0], s.angular[1], s.angular[2],
+                           s.linear[0],  s.linear[1],  s.linear[2]};
+      const Scalar w[6] = {uf.angular[0] * inv_d, uf.angular[1] * inv_d, uf.angular[2] * inv_d,
+                           uf.linear[0] * inv_d,  uf.linear[1] * inv_d,  uf.linear[2] * inv_d};
+      std::size_t g = 0;
+      (row_sweep(ys.col(k).data(), p[g++], 0, x, Scalar(1), w), ...);
+      row_sweep(identity.col(k).data(), p[count - 1], k, x, Scalar(1), w);
+      return;
+    }
     const auto update = [&](auto&& u, auto&& pg) CHAINDYN_ALWAYS_INLINE {
       // u_i = b_i - S_i^T pA_i
       u -= (s.angular[0] * pg.col(0) + s.angular[1] * pg.col(1) + s.angular[2] * pg.col(2)) +
@@ -69,9 +133,7 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
       update(y.col(k), pg);
     };
     (step(ys), ...);
-    // The identity's rows j < i are still zero at link i (b_j = e_j, and no link below j has
-    // touched row j): its rows from i on only (rounded down to a whole SIMD packet), which
-    // halves the work of this pass for M^-1.
+    // the identity from row i on, rounded down to a whole SIMD packet
     const Eigen::Index first = k - k % kPacket;
     Scratch& pg = p[count - 1];
     const Eigen::Index rows = pg.rows() - first;
@@ -79,13 +141,21 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
            Eigen::Block<Scratch, Eigen::Dynamic, 6>(pg, first, 0, rows, 6));
   });
   for (std::size_t g = 0; g < count; ++g) a[g].setZero();
-  const std::size_t n = detail::joint_count(model);
   model.for_each_joint_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& uf = data.oU[i];
     const Scalar inv_d = data.Dinv[k];
     std::size_t g = 0;
+    if (row_loops) {  // x_i = (u_i - U_i^T a_p(i)) / D_i, a_i = a_p(i) + S_i x_i
+      const Scalar x[6] = {uf.angular[0], uf.angular[1], uf.angular[2],
+                           uf.linear[0],  uf.linear[1],  uf.linear[2]};
+      const Scalar w[6] = {s.angular[0], s.angular[1], s.angular[2],
+                           s.linear[0],  s.linear[1],  s.linear[2]};
+      (row_sweep(ys.col(k).data(), a[g++], 0, x, inv_d, w), ...);
+      row_sweep(identity.col(k).data(), a[count - 1], 0, x, inv_d, w);
+      return;
+    }
     const auto step = [&](auto& y) CHAINDYN_ALWAYS_INLINE {
       Scratch& ag = a[g++];
       auto x = y.col(k);  // x_i = (u_i - U_i^T a_p(i)) / D_i
