@@ -19,10 +19,19 @@ namespace chaindyn {
 
 namespace detail {
 
-template <typename Model>
+/// aba_pass's `keep` when nothing is kept (see there).
+struct KeepNothing {
+  template <typename Inertia>
+  void operator()(std::size_t, const Inertia&) const noexcept {}
+};
+
+/// ABA (see the file comment). keep(i, I_i) receives each link's rigid inertia in base
+/// coordinates, which pass 2 computes: aba_derivatives keeps them for its rnea_derivatives
+/// pass, which then need not transform them again.
+template <typename Model, typename Keep = KeepNothing>
 void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
               const typename Model::Vector& qd, const typename Model::Vector& tau,
-              const LinkForces<Model>* f_ext) noexcept {
+              const LinkForces<Model>* f_ext, const Keep& keep = Keep()) noexcept {
   using Scalar = typename Model::Scalar;
   assert_joint_vectors(model, qd, tau);
   // Pass 1, base to tip: poses, motion subspaces, velocities and velocity-product
@@ -63,6 +72,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     const Motion<Scalar>& v = data.ov[i];
     // IA_i = I_i + Ia_child;  pA_i = v_i x* I_i v_i - f_ext_i + pa_child       RBDA Table 7.1
     const Inertia<Scalar> inertia = model.inertia(i).transformed_by(data.oMi[i]);
+    keep(i, inertia);
     ArticulatedInertia<Scalar>& ia = data.oIA[i];
     Force<Scalar>& pa = data.opA[i];
     if (i + 1 < n) {

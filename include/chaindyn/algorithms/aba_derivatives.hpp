@@ -194,10 +194,16 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   Data<Model>& data = dd.data;
-  aba(model, data, q, qd, tau);  // qdd and the factorization oU, D, Dinv (kept by rnea_derivatives)
+  // qdd and the factorization oU, D, Dinv (kept by rnea_derivatives); each link's rigid inertia
+  // in base coordinates, which aba computes, kept for rnea_derivatives in data.oIc (where its
+  // backward pass sums them into the composites)
+  const auto keep = [&data](const std::size_t i, const Inertia<typename Model::Scalar>& inertia)
+                        CHAINDYN_ALWAYS_INLINE { data.oIc[i] = inertia; };
+  detail::aba_pass(model, data, q, qd, detail::as_joint_vector<Model>(tau.derived()), nullptr,
+                   keep);
   // rnea_derivatives at qdd = aba's, from aba's base-coordinate kinematics (oMi, oS, ov and
-  // oa: the same quantities at the same state). data.qdd is read in place: neither pass nor
-  // the solves write it.
+  // oa: the same quantities at the same state) and link inertias. data.qdd is read in
+  // place: neither pass nor the solves write it.
   detail::assert_joint_vectors(model, qd, data.qdd);
   detail::rnea_derivatives_pass<true>(model, dd, q, qd, data.qdd);
   // The right-hand sides, one per row: -dtau_dq^T, -dtau_dqd^T, I (M^-1 I = M^-1, symmetric).

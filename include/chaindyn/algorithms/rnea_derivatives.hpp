@@ -279,10 +279,11 @@ inline CHAINDYN_ALWAYS_INLINE void rnea_derivatives_columns(const Model& model,
   }
 }
 
-/// The passes of rnea_derivatives (see the file comment). With `kinematics_done`, data.oMi,
-/// oS, ov and oa already hold this state's base-coordinate kinematics at this qdd (aba leaves
-/// exactly these), and the pass starts from them.
-template <bool kinematics_done, typename Model>
+/// The passes of rnea_derivatives (see the file comment). With `from_aba`, aba_derivatives'
+/// aba has left this state's base-coordinate kinematics at this qdd in data.oMi, oS, ov and oa,
+/// and each link's rigid inertia in base coordinates in data.oIc[i] (kept from its aba_pass),
+/// and the pass starts from them.
+template <bool from_aba, typename Model>
 void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
                            const typename Model::Vector& q, const typename Model::Vector& qd,
                            const typename Model::Vector& qdd) noexcept {
@@ -293,7 +294,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   // psi_i = S_i x v_{i-1} and u_i = S_i x a_{i-1} - psi_i x v_{i-1}, and each link's own
   // inertia I_i (into data.oIc[i]), momentum h_i = I_i v_i, force f_i = I_i a_i + v_i x* h_i
   // and inertia rate Idot_i: all per link, so the backward pass only sums and multiplies.
-  if constexpr (!kinematics_done) joint_poses(model, data, q);
+  if constexpr (!from_aba) joint_poses(model, data, q);
   // Link i's base pose composes its parent's, read through `parent` (the previous step's x),
   // and link 0's is liMi[0] itself, copied into oMi[0] after the pass (as in aba.hpp: the copy
   // right after joint_poses stored liMi[0] stalls g++ 12 on store forwarding).
@@ -301,7 +302,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   model.for_each_joint_loop([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Transform<Scalar>* x = &data.oMi[i];
-    if constexpr (!kinematics_done) {
+    if constexpr (!from_aba) {
       x = i == 0 ? &data.liMi[0] : &(data.oMi[i] = *parent * data.liMi[i]);
       parent = x;
       data.oS[i] = joint.subspace_in(*x);
@@ -312,23 +313,24 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
     if (i == 0) {
       dd.psi[i] = Motion<Scalar>();
       dd.upsilon[i] = cross(s, a_parent);
-      if constexpr (!kinematics_done) data.ov[i] = s * qd[k];
+      if constexpr (!from_aba) data.ov[i] = s * qd[k];
     } else {
       const Motion<Scalar>& v_parent = data.ov[i - 1];
       const Motion<Scalar> psi = cross(s, v_parent);
       dd.psi[i] = psi;
       dd.upsilon[i] = cross(s, a_parent) - cross(psi, v_parent);
-      if constexpr (!kinematics_done) data.ov[i] = v_parent + s * qd[k];
+      if constexpr (!from_aba) data.ov[i] = v_parent + s * qd[k];
     }
     const Motion<Scalar>& v = data.ov[i];
     // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
-    if constexpr (!kinematics_done) data.oa[i] = a_parent + s * qdd[k] + cross(v, s) * qd[k];
-    const Inertia<Scalar>& inertia = data.oIc[i] = model.inertia(i).transformed_by(*x);
+    if constexpr (!from_aba) data.oa[i] = a_parent + s * qdd[k] + cross(v, s) * qd[k];
+    if constexpr (!from_aba) data.oIc[i] = model.inertia(i).transformed_by(*x);
+    const Inertia<Scalar>& inertia = data.oIc[i];
     const Force<Scalar>& h = dd.oh[i] = inertia * v;
     dd.of[i] = inertia * data.oa[i] + cross(v, h);
     dd.oIdot[i] = inertia_rate(inertia, v);
   });
-  if constexpr (!kinematics_done) data.oMi[0] = data.liMi[0];
+  if constexpr (!from_aba) data.oMi[0] = data.liMi[0];
   // Backward pass: the composites Ic_k (in place in data.oIc), Hc_k, F_k and Idc_k; tau_k,
   // and the vectors row k and column k of the derivatives are made of.
   Inertia<Scalar> idc;  // Idc_k = sum_{i>=k} Idot_i (zero mass)
