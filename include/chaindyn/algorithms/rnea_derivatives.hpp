@@ -322,9 +322,11 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
       if constexpr (!from_aba) data.ov[i] = v_parent + s * qd[k];
     }
     const Motion<Scalar>& v = data.ov[i];
-    // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
-    if constexpr (!from_aba) data.oa[i] = a_parent + s * qdd[k] + cross(v, s) * qd[k];
-    if constexpr (!from_aba) data.oIc[i] = model.inertia(i).transformed_by(*x);
+    if constexpr (!from_aba) {
+      // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
+      data.oa[i] = a_parent + s * qdd[k] + cross(v, s) * qd[k];
+      data.oIc[i] = model.inertia(i).transformed_by(*x);
+    }
     const Inertia<Scalar>& inertia = data.oIc[i];
     const Force<Scalar>& h = dd.oh[i] = inertia * v;
     dd.of[i] = inertia * data.oa[i] + cross(v, h);
