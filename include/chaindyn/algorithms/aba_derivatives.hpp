@@ -45,8 +45,14 @@ inline CHAINDYN_ALWAYS_INLINE Scalar multiply_add(const Scalar& a, const Scalar&
 }
 
 /// From this many joints on, aba_solve_rows runs its passes as plain loops over the rows (see
-/// there); below, as Eigen expressions on the columns.
+/// there); below, as Eigen expressions on the columns. clang++ 14 makes the better code of the
+/// column form for short chains, g++ 12 of the row loops at every length (A/B, iiwa:
+/// docs/benchmarks.md, issue 14, fifth session).
+#if defined(__clang__)
 constexpr std::size_t kSolveRowLoopsFrom = 16;
+#else
+constexpr std::size_t kSolveRowLoopsFrom = 1;
+#endif
 
 /// Y <- Y M^-1 (i.e. (M^-1 Y^T)^T, M symmetric) for each of ys... and for `identity`, which
 /// must hold the identity on entry (it leaves with M^-1): each row of a Y, a right-hand side
