@@ -9,6 +9,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <limits>
 #include <memory>
 
 using namespace chaindyn;
@@ -55,18 +56,29 @@ TEMPLATE_LIST_TEST_CASE("M column i equals rnea(q, 0, e_i) - rnea(q, 0, 0), CRBA
     const double err = relative_error(m, from_rnea);
     worst = std::max(worst, err);
     REQUIRE(err < 1e-12);
-    // crba picks its coordinates by the chain length (config.hpp): both forms, on every chain
-    detail::crba_link_coordinates(model, *data, q);
+    // crba picks its coordinates by the chain length (config.hpp): both forms, on every chain.
+    // Each writes every entry of M (the returning form computes into an uninitialised matrix):
+    // M is filled with NaN first.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    data->M.setConstant(nan);
+    detail::crba_link_coordinates(model, *data, q, data->M);
+    REQUIRE(data->M.allFinite());
     REQUIRE(relative_error(data->M, from_rnea) < 1e-12);
-    detail::crba_base_coordinates(model, *data, q);
+    data->M.setConstant(nan);
+    detail::crba_base_coordinates(model, *data, q, data->M);
+    REQUIRE(data->M.allFinite());
     REQUIRE(relative_error(data->M, from_rnea) < 1e-12);
     // and on the same chain as a ChainX (which chooses by its joint count at run time)
     const auto x = ChainX<double>::from(model);
     Data<ChainX<double>> xdata(x);
     const Eigen::VectorXd xq = q;
-    detail::crba_link_coordinates(x, xdata, xq);
+    xdata.M.setConstant(nan);
+    detail::crba_link_coordinates(x, xdata, xq, xdata.M);
+    REQUIRE(xdata.M.allFinite());
     REQUIRE(relative_error(xdata.M, from_rnea) < 1e-12);
-    detail::crba_base_coordinates(x, xdata, xq);
+    xdata.M.setConstant(nan);
+    detail::crba_base_coordinates(x, xdata, xq, xdata.M);
+    REQUIRE(xdata.M.allFinite());
     REQUIRE(relative_error(xdata.M, from_rnea) < 1e-12);
   });
   WARN("n = " << TestType::nq << ": worst |M - M_rnea| = " << worst);

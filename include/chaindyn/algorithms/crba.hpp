@@ -22,10 +22,12 @@ namespace chaindyn {
 
 namespace detail {
 
-/// CRBA in link coordinates (RBDA Table 6.2). Fills data.M, data.liMi, data.Ic.
+/// CRBA in link coordinates (RBDA Table 6.2). Fills M (every entry: on a serial chain every
+/// earlier joint is an ancestor), data.liMi, data.Ic.
 template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, DataFor<Model>& data,
-                                                         const typename Model::Vector& q) noexcept {
+                                                         const typename Model::Vector& q,
+                                                         typename Model::Matrix& M) noexcept {
   using Scalar = typename Model::Scalar;
   detail::joint_poses(model, data, q);
   // I^c_i = I_i + sum of the children's X^T I^c X (RBDA Table 6.2): the last link's is its own,
@@ -36,13 +38,13 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Dat
     const auto ki = Eigen::Index(i);
     // I^c_i is complete (its child added itself below): F = I^c_i S_i, M_ii = S_i^T F
     Force<Scalar> f = joint.column(data.Ic[i]);
-    data.M(ki, ki) = joint.project(f) + model.armature()[ki];
+    M(ki, ki) = joint.project(f) + model.armature()[ki];
     // M_ji = M_ij = S_j^T (Xup_{j+1}^T ... Xup_i^T F) for the ancestors j of i: F is carried
     // into each ancestor's coordinates by the transform of the joint below it (its pattern)
     if (i > 0) f = to_parent(joint, data.liMi[i], f);
     model.for_each_ancestor(i, [&](const std::size_t j, const auto& ancestor) CHAINDYN_ALWAYS_INLINE {
       const auto kj = Eigen::Index(j);
-      data.M(kj, ki) = data.M(ki, kj) = ancestor.project(f);
+      M(kj, ki) = M(ki, kj) = ancestor.project(f);
       if (j > 0) f = to_parent(ancestor, data.liMi[j], f);
     });
     // I^c_p(i) = I_p(i) + Xup_i^T I^c_i Xup_i
@@ -50,11 +52,12 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Dat
   });
 }
 
-/// CRBA in base coordinates (see the file comment). Fills data.M, data.liMi, data.oMi, data.oS,
-/// data.oIc.
+/// CRBA in base coordinates (see the file comment). Fills M (every entry), data.liMi,
+/// data.oMi, data.oS, data.oIc.
 template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, DataFor<Model>& data,
-                                                         const typename Model::Vector& q) noexcept {
+                                                         const typename Model::Vector& q,
+                                                         typename Model::Matrix& M) noexcept {
   using Scalar = typename Model::Scalar;
   // The lower triangle: stored beside the upper one while M fits in L1 (n <= 64 doubles);
   // beyond, by blocks of 8 x 8 after the pass (at n = 128 the row-wise stores in the pass
@@ -69,11 +72,11 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
     const auto ki = Eigen::Index(i);
     if (Eigen::Index(i) + 1 < n) data.oIc[i] += data.oIc[i + 1];  // oI^c_i
     const Force<Scalar> f = data.oIc[i] * data.oS[i];
-    data.M(ki, ki) = dot(data.oS[i], f) + model.armature()[ki];
+    M(ki, ki) = dot(data.oS[i], f) + model.armature()[ki];
     for (std::size_t j = 0; j < i; ++j) {
       const auto kj = Eigen::Index(j);
-      data.M(kj, ki) = dot(data.oS[j], f);
-      if (!transpose_after) data.M(ki, kj) = data.M(kj, ki);
+      M(kj, ki) = dot(data.oS[j], f);
+      if (!transpose_after) M(ki, kj) = M(kj, ki);
     }
   });
   if (transpose_after) {
@@ -82,11 +85,30 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
       for (Eigen::Index i0 = j0; i0 < n; i0 += b) {
         for (Eigen::Index j = j0; j < std::min(j0 + b, n); ++j) {
           for (Eigen::Index i = std::max(i0, j + 1); i < std::min(i0 + b, n); ++i) {
-            data.M(i, j) = data.M(j, i);
+            M(i, j) = M(j, i);
           }
         }
       }
     }
+  }
+}
+
+/// Link coordinates below CHAINDYN_CRBA_BASE_COORDINATES_FROM joints, base coordinates from
+/// there on (a ChainX chooses by its joint count at run time); the result into M.
+template <typename Model>
+inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>& data,
+                                             const typename Model::Vector& q,
+                                             typename Model::Matrix& M) noexcept {
+  if constexpr (Model::nq == Eigen::Dynamic) {  // ChainX: by its joint count
+    if (joint_count(model) >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
+      crba_base_coordinates(model, data, q, M);
+    } else {
+      crba_link_coordinates(model, data, q, M);
+    }
+  } else if constexpr (Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
+    crba_base_coordinates(model, data, q, M);
+  } else {
+    crba_link_coordinates(model, data, q, M);
   }
 }
 
@@ -99,26 +121,20 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
 template <typename Model, typename Q>
 void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q) noexcept {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
-  const auto& qv = detail::as_joint_vector<Model>(q.derived());
-  if constexpr (Model::nq == Eigen::Dynamic) {  // ChainX: by its joint count
-    if (detail::joint_count(model) >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
-      detail::crba_base_coordinates(model, data, qv);
-    } else {
-      detail::crba_link_coordinates(model, data, qv);
-    }
-  } else if constexpr (Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
-    detail::crba_base_coordinates(model, data, qv);
-  } else {
-    detail::crba_link_coordinates(model, data, qv);
-  }
+  detail::crba_into(model, data, detail::as_joint_vector<Model>(q.derived()), data.M);
 }
 
-/// Returning form of crba: any Eigen vector, size checked (throws ArgumentError).
+/// Returning form of crba: any Eigen vector, size checked (throws ArgumentError). M is computed
+/// in the returned matrix itself (named return value), not in the thread's workspace and then
+/// copied: the in-place form's cost without the n x n copy. Leaves the workspace's M as it was.
 template <typename Model, typename Q>
 typename Model::Matrix crba(const Model& model, const Eigen::MatrixBase<Q>& q) {
   Data<Model>& data = detail::thread_workspace(model);
-  crba(model, data, detail::checked_joint_vector(model, q, "crba", "q"));
-  return data.M;
+  const auto& qv = detail::checked_joint_vector(model, q, "crba", "q");
+  const auto n = Eigen::Index(detail::joint_count(model));
+  typename Model::Matrix M(n, n);  // every entry written by crba_into
+  detail::crba_into(model, data, qv, M);
+  return M;
 }
 
 }  // namespace chaindyn
