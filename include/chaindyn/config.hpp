@@ -55,6 +55,15 @@
 #endif
 #endif
 
+/// Unrolls the loop that follows by up to 16 iterations (a whole loop of compile-time trip
+/// count <= 16): the small dense kernels (the Cholesky factorisation and solves of
+/// forward_dynamics_crba up to 16 joints), which clang++ unrolls by itself and g++ 12 does not.
+#if defined(__GNUC__) || defined(__clang__)
+#define CHAINDYN_UNROLL_16 _Pragma("GCC unroll 16")
+#else
+#define CHAINDYN_UNROLL_16
+#endif
+
 /// Inlines everything a function calls, recursively, into it: the batch functions
 /// (chaindyn/batch.hpp) put it on their per-thread loop, because g++ 12 leaves Eigen's small
 /// expressions on 64-byte pack scalars out of line (A/B, g++ -O3 -march=native, iiwa, 8 states
