@@ -58,10 +58,12 @@
 /// Unrolls the loop that follows by up to 16 iterations (a whole loop of compile-time trip
 /// count <= 16): the small dense kernels (the Cholesky factorisation and solves of
 /// forward_dynamics_crba up to 16 joints), which clang++ unrolls by itself and g++ 12 does not.
+#ifndef CHAINDYN_UNROLL_16
 #if defined(__GNUC__) || defined(__clang__)
 #define CHAINDYN_UNROLL_16 _Pragma("GCC unroll 16")
 #else
 #define CHAINDYN_UNROLL_16
+#endif
 #endif
 
 /// Inlines everything a function calls, recursively, into it: the batch functions

@@ -147,9 +147,10 @@ namespace detail {
 /// The workspace of the returning forms `algo(model, ...)`: one Data per thread and model type,
 /// made on the heap (zero-filled) by the first returning form that runs in the thread and
 /// reused by every later one, so that a returning form costs its in-place form plus the copy
-/// of its result: no zero-fill of the n x n matrices per call, no allocation after the first,
-/// nothing of Data's size on the caller's stack (Data<ChainN<double, 64, ...>> is ~220 KB).
-/// Freed when the thread exits. The returning forms call only in-place forms with it, never
+/// of its result (crba's computes M in the matrix it returns: no copy): no zero-fill of the
+/// n x n matrices per call, no allocation after the first, nothing of Data's size on the
+/// caller's stack (Data<ChainN<double, 64, ...>> is ~220 KB). Freed when the thread exits. The
+/// returning forms call only in-place forms (or, for crba, detail::crba_into) with it, never
 /// another returning form, and run no user code while they hold it. For a ChainX, the one
 /// workspace of the thread is remade when a model of another joint count comes (an allocation
 /// then; none while the size stays).
