@@ -62,8 +62,8 @@ struct Inertia {
     const Vector3<Scalar> hw = detail::cross3(first_moment, m.angular);
     return Force<Scalar>(
         detail::add3(detail::mul(rotational, m.angular), detail::cross3(first_moment, m.linear)),
-        Vector3<Scalar>(mass * m.linear.x() - hw.x(), mass * m.linear.y() - hw.y(),
-                        mass * m.linear.z() - hw.z()));
+        detail::make3<Scalar>(mass * m.linear.x() - hw.x(), mass * m.linear.y() - hw.y(),
+                              mass * m.linear.z() - hw.z()));
   }
 
   CHAINDYN_ALWAYS_INLINE Inertia& operator+=(const Inertia& o) {
@@ -146,9 +146,9 @@ struct Symmetric3 {
 
   /// S v: nine products, as for a full matrix.
   CHAINDYN_ALWAYS_INLINE Vector3<Scalar> operator*(const Vector3<Scalar>& v) const {
-    return Vector3<Scalar>(s[0] * v.x() + s[1] * v.y() + s[2] * v.z(),
-                           s[1] * v.x() + s[3] * v.y() + s[4] * v.z(),
-                           s[2] * v.x() + s[4] * v.y() + s[5] * v.z());
+    return detail::make3<Scalar>(s[0] * v.x() + s[1] * v.y() + s[2] * v.z(),
+                                 s[1] * v.x() + s[3] * v.y() + s[4] * v.z(),
+                                 s[2] * v.x() + s[4] * v.y() + s[5] * v.z());
   }
 
   CHAINDYN_ALWAYS_INLINE Symmetric3& operator+=(const Symmetric3& o) {

@@ -10,6 +10,9 @@
 
 #include <cmath>
 #include <type_traits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace chaindyn {
 
@@ -58,12 +61,41 @@ Matrix3<Scalar> skew(const Vector3<Scalar>& a) {
   return m;
 }
 
+/// The Vector3 (x, y, z), with x and y written by one 16-byte store when Scalar is double on
+/// x86-64. Eigen reads the first two entries of a Vector3d as one 16-byte packet (its sums,
+/// differences and scalings of 3-vectors: a packet of two and one scalar). When the vector was
+/// built by three 8-byte stores, the packet load spans two stores, which the processor cannot
+/// forward: the load waits until both stores have retired, ~10-20 cycles, on the critical path
+/// of every link (g++ 12 keeps such temporaries in memory; clang++ 14 builds the packet in
+/// registers and never stalls). Written as one store, the load is forwarded. Measured (perf:
+/// the hot instructions of g++'s rnea on a 64-joint chain were the packet loads just after two
+/// scalar stores; A/B, g++ -O3 -march=native, docs/benchmarks.md, seventh session): rnea on 64
+/// joints -33 %, crba -17 %, aba -12 %, forward dynamics -10 %, the iiwa's aba -8 %; clang++
+/// unchanged. The kernels that return a Vector3 (cross3, mul, mul_transpose, the placement
+/// patterns' products and Inertia's products) build it here. add3 and sub3 do not: through
+/// make3 they made g++'s rnea on the iiwa 5-7 % slower (A/B), where nothing stalled on them.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> make3(const Scalar& x, const Scalar& y,
+                                                    const Scalar& z) {
+#if defined(__SSE2__)
+  if constexpr (std::is_same<Scalar, double>::value) {
+    Vector3<Scalar> out;
+    _mm_storeu_pd(out.data(), _mm_setr_pd(x, y));
+    out.data()[2] = z;
+    return out;
+  } else
+#endif
+  {
+    return Vector3<Scalar>(x, y, z);
+  }
+}
+
 /// a x b, written out: g++ 12 leaves Eigen's cross() out of line in the hot loops.
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> cross3(const Vector3<Scalar>& a,
                                                      const Vector3<Scalar>& b) {
-  return Vector3<Scalar>(a.y() * b.z() - a.z() * b.y(), a.z() * b.x() - a.x() * b.z(),
-                         a.x() * b.y() - a.y() * b.x());
+  return make3<Scalar>(a.y() * b.z() - a.z() * b.y(), a.z() * b.x() - a.x() * b.z(),
+                       a.x() * b.y() - a.y() * b.x());
 }
 
 /// a + b and a - b, written out: g++ 12 calls Eigen's constructor of a Vector3 from the sum of
@@ -83,16 +115,16 @@ inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> sub3(const Vector3<Scalar>& a,
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> mul(const Matrix3<Scalar>& m,
                                                   const Vector3<Scalar>& v) {
-  return Vector3<Scalar>(m(0, 0) * v.x() + m(0, 1) * v.y() + m(0, 2) * v.z(),
-                         m(1, 0) * v.x() + m(1, 1) * v.y() + m(1, 2) * v.z(),
-                         m(2, 0) * v.x() + m(2, 1) * v.y() + m(2, 2) * v.z());
+  return make3<Scalar>(m(0, 0) * v.x() + m(0, 1) * v.y() + m(0, 2) * v.z(),
+                       m(1, 0) * v.x() + m(1, 1) * v.y() + m(1, 2) * v.z(),
+                       m(2, 0) * v.x() + m(2, 1) * v.y() + m(2, 2) * v.z());
 }
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> mul_transpose(const Matrix3<Scalar>& m,
                                                             const Vector3<Scalar>& v) {
-  return Vector3<Scalar>(m(0, 0) * v.x() + m(1, 0) * v.y() + m(2, 0) * v.z(),
-                         m(0, 1) * v.x() + m(1, 1) * v.y() + m(2, 1) * v.z(),
-                         m(0, 2) * v.x() + m(1, 2) * v.y() + m(2, 2) * v.z());
+  return make3<Scalar>(m(0, 0) * v.x() + m(1, 0) * v.y() + m(2, 0) * v.z(),
+                       m(0, 1) * v.x() + m(1, 1) * v.y() + m(2, 1) * v.z(),
+                       m(0, 2) * v.x() + m(1, 2) * v.y() + m(2, 2) * v.z());
 }
 
 /// a b for 3x3 matrices, written out (g++ 12 calls Eigen's 3x3 product out of line).

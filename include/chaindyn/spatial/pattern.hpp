@@ -251,16 +251,16 @@ inline CHAINDYN_ALWAYS_INLINE auto mul_transpose_row(const Matrix3<Scalar>& m, c
 }
 template <typename P, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> mul(const Matrix3<Scalar>& m, const Vector3<Scalar>& v) {
-  return Vector3<Scalar>(value_of<Scalar>(mul_row<P, 0>(m, v)),
-                         value_of<Scalar>(mul_row<P, 1>(m, v)),
-                         value_of<Scalar>(mul_row<P, 2>(m, v)));
+  return make3<Scalar>(value_of<Scalar>(mul_row<P, 0>(m, v)),
+                       value_of<Scalar>(mul_row<P, 1>(m, v)),
+                       value_of<Scalar>(mul_row<P, 2>(m, v)));
 }
 template <typename P, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> mul_transpose(const Matrix3<Scalar>& m,
                                                      const Vector3<Scalar>& v) {
-  return Vector3<Scalar>(value_of<Scalar>(mul_transpose_row<P, 0>(m, v)),
-                         value_of<Scalar>(mul_transpose_row<P, 1>(m, v)),
-                         value_of<Scalar>(mul_transpose_row<P, 2>(m, v)));
+  return make3<Scalar>(value_of<Scalar>(mul_transpose_row<P, 0>(m, v)),
+                       value_of<Scalar>(mul_transpose_row<P, 1>(m, v)),
+                       value_of<Scalar>(mul_transpose_row<P, 2>(m, v)));
 }
 
 /// Component k of p x w (p the translation as P states it), cross3's operation order.
@@ -276,17 +276,17 @@ template <typename P, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> plus_cross(const Vector3<Scalar>& a,
                                                   const Vector3<Scalar>& p,
                                                   const Vector3<Scalar>& w) {
-  return Vector3<Scalar>(value_of<Scalar>(sadd(a.x(), cross_row<P, 0>(p, w))),
-                         value_of<Scalar>(sadd(a.y(), cross_row<P, 1>(p, w))),
-                         value_of<Scalar>(sadd(a.z(), cross_row<P, 2>(p, w))));
+  return make3<Scalar>(value_of<Scalar>(sadd(a.x(), cross_row<P, 0>(p, w))),
+                       value_of<Scalar>(sadd(a.y(), cross_row<P, 1>(p, w))),
+                       value_of<Scalar>(sadd(a.z(), cross_row<P, 2>(p, w))));
 }
 template <typename P, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> minus_cross(const Vector3<Scalar>& a,
                                                    const Vector3<Scalar>& p,
                                                    const Vector3<Scalar>& w) {
-  return Vector3<Scalar>(value_of<Scalar>(ssub(a.x(), cross_row<P, 0>(p, w))),
-                         value_of<Scalar>(ssub(a.y(), cross_row<P, 1>(p, w))),
-                         value_of<Scalar>(ssub(a.z(), cross_row<P, 2>(p, w))));
+  return make3<Scalar>(value_of<Scalar>(ssub(a.x(), cross_row<P, 0>(p, w))),
+                       value_of<Scalar>(ssub(a.y(), cross_row<P, 1>(p, w))),
+                       value_of<Scalar>(ssub(a.z(), cross_row<P, 2>(p, w))));
 }
 
 // --- Transform operations with a pattern (Transform's act/act_inv/..., same formulas) -------
