@@ -61,7 +61,8 @@ struct Inertia {
   CHAINDYN_ALWAYS_INLINE Force<Scalar> operator*(const Motion<Scalar>& m) const {
     const Vector3<Scalar> hw = detail::cross3(first_moment, m.angular);
     return Force<Scalar>(
-        detail::add3(detail::mul(rotational, m.angular), detail::cross3(first_moment, m.linear)),
+        detail::add3_packed(detail::mul(rotational, m.angular),
+                            detail::cross3(first_moment, m.linear)),
         detail::make3<Scalar>(mass * m.linear.x() - hw.x(), mass * m.linear.y() - hw.y(),
                               mass * m.linear.z() - hw.z()));
   }

@@ -72,8 +72,9 @@ Matrix3<Scalar> skew(const Vector3<Scalar>& a) {
 /// scalar stores; A/B, g++ -O3 -march=native, docs/benchmarks.md, seventh session): rnea on 64
 /// joints -33 %, crba -17 %, aba -12 %, forward dynamics -10 %, the iiwa's aba -8 %; clang++
 /// unchanged. The kernels that return a Vector3 (cross3, mul, mul_transpose, the placement
-/// patterns' products and Inertia's products) build it here. add3 and sub3 do not: through
-/// make3 they made g++'s rnea on the iiwa 5-7 % slower (A/B), where nothing stalled on them.
+/// patterns' products and Inertia's products) build it here, and so do the sums that Eigen
+/// reads as packets next (add3_packed). add3 and sub3 do not: through make3 everywhere they
+/// made g++'s rnea on the iiwa 5-7 % slower (A/B), where nothing stalled on them.
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> make3(const Scalar& x, const Scalar& y,
                                                     const Scalar& z) {
@@ -109,6 +110,15 @@ template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> sub3(const Vector3<Scalar>& a,
                                                    const Vector3<Scalar>& b) {
   return Vector3<Scalar>(a.x() - b.x(), a.y() - b.y(), a.z() - b.z());
+}
+
+/// a + b built by make3: for the sums that Eigen reads as packets right after (the spatial
+/// cross products' and Inertia's product's sums of two 3x3 kernels), where add3's three
+/// scalar stores stall g++'s next packet load (see make3).
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> add3_packed(const Vector3<Scalar>& a,
+                                                          const Vector3<Scalar>& b) {
+  return make3<Scalar>(a.x() + b.x(), a.y() + b.y(), a.z() + b.z());
 }
 
 /// m v and m^T v for 3x3 m, written out for the same reason as cross3.

@@ -99,15 +99,15 @@ inline CHAINDYN_ALWAYS_INLINE Scalar dot(const Force<Scalar>& f, const Motion<Sc
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> cross(const Motion<Scalar>& m, const Motion<Scalar>& n) {
   return Motion<Scalar>(detail::cross3(m.angular, n.angular),
-                        detail::add3(detail::cross3(m.angular, n.linear),
-                                     detail::cross3(m.linear, n.angular)));
+                        detail::add3_packed(detail::cross3(m.angular, n.linear),
+                                            detail::cross3(m.linear, n.angular)));
 }
 
 /// Force cross product m x* f = (w x n + v x f; w x f) (RBDA eq. 2.32).
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Force<Scalar> cross(const Motion<Scalar>& m, const Force<Scalar>& f) {
-  return Force<Scalar>(detail::add3(detail::cross3(m.angular, f.angular),
-                                    detail::cross3(m.linear, f.linear)),
+  return Force<Scalar>(detail::add3_packed(detail::cross3(m.angular, f.angular),
+                                           detail::cross3(m.linear, f.linear)),
                        detail::cross3(m.angular, f.linear));
 }
 
