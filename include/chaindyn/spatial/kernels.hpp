@@ -62,7 +62,7 @@ Matrix3<Scalar> skew(const Vector3<Scalar>& a) {
 }
 
 /// The Vector3 (x, y, z), with x and y written by one 16-byte store when Scalar is double on
-/// x86-64. Eigen reads the first two entries of a Vector3d as one 16-byte packet (its sums,
+/// x86 (SSE2). Eigen reads the first two entries of a Vector3d as one 16-byte packet (its sums,
 /// differences and scalings of 3-vectors: a packet of two and one scalar). When the vector was
 /// built by three 8-byte stores, the packet load spans two stores, which the processor cannot
 /// forward: the load waits until both stores have retired, ~10-20 cycles, on the critical path
@@ -70,8 +70,8 @@ Matrix3<Scalar> skew(const Vector3<Scalar>& a) {
 /// registers and never stalls). Written as one store, the load is forwarded. Measured (perf:
 /// the hot instructions of g++'s rnea on a 64-joint chain were the packet loads just after two
 /// scalar stores; A/B, g++ -O3 -march=native, docs/benchmarks.md, seventh session): rnea on 64
-/// joints -33 %, crba -17 %, aba -12 %, forward dynamics -10 %, the iiwa's aba -8 %; clang++
-/// unchanged. The kernels that return a Vector3 (cross3, mul, mul_transpose, the placement
+/// joints -35 %, crba -16 %, aba -14 %, forward dynamics -8 %, the iiwa's aba and crba -9 %;
+/// clang++ unchanged. The kernels that return a Vector3 (cross3, mul, mul_transpose, the placement
 /// patterns' products and Inertia's products) build it here, and so do the sums that Eigen
 /// reads as packets next (add3_packed). add3 and sub3 do not: through make3 everywhere they
 /// made g++'s rnea on the iiwa 5-7 % slower (A/B), where nothing stalled on them.
