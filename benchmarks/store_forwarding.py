@@ -55,7 +55,9 @@ def scan(binary, prefix):
                 continue
         if PACKED_LOAD.match(op):
             width = 32 if "%ymm" in words[1] else 16
-            for operand in operands:
+            # a move whose memory operand is the last (AT&T: the destination) is a store
+            sources = operands[:-1] if "mov" in op else operands
+            for operand in sources:
                 source = MEMORY.search(operand)
                 if source and not operand.startswith("%"):
                     start, base = offset(source.group(1)), source.group(2)
