@@ -229,6 +229,58 @@ TEST_CASE("a rigid inertia from (m, c, I_c) matches RBDA eq. (2.63) and transfor
   }
 }
 
+TEST_CASE("the centre-of-mass form expresses an inertia in another frame as X^-T I X^-1, "
+          "general, diagonal and massless",
+          "[spatial]") {
+  std::mt19937 gen(test::kSeed + 21);
+  for (int k = 0; k < 300; ++k) {
+    Link<double> l = test::random_link(gen);
+    if (k % 3 == 1) l.inertia = l.inertia.diagonal().asDiagonal();  // the diagonal route
+    if (k % 3 == 2) l.inertia(0, 2) = l.inertia(2, 0) = 0.0;       // general, one product 0
+    if (k % 10 == 0) l.mass = 0.0;                                   // massless (c ignored)
+    const ComInertia<double> central(l.mass, l.com, l.inertia);
+    REQUIRE(central.diagonal == (k % 3 == 1));
+    const Eigen::Matrix3d cx = chaindyn::detail::skew<double>(l.com);
+    Matrix6 expected;  // RBDA eq. (2.63), built here from (m, c, I_C)
+    expected << l.inertia + l.mass * cx * cx.transpose(), l.mass * cx,  //
+        l.mass * cx.transpose(), l.mass * Eigen::Matrix3d::Identity();
+    const Transform<double> x = random_transform(gen);
+    const Matrix6 xinv = x.motion_matrix().inverse();
+    const Matrix6 moved = xinv.transpose() * expected * xinv;
+    const Inertia<double> out = central.expressed_in(x);
+    REQUIRE(relative_error(out.matrix(), moved) < 1e-13);
+    REQUIRE(out.rotational == out.rotational.transpose());  // symmetric by construction
+    // and from the origin form (what set_payload converts): the same inertia
+    const ComInertia<double> back{Inertia<double>::from_com(l.mass, l.com, l.inertia)};
+    REQUIRE(relative_error(back.expressed_in(x).matrix(), moved) < 1e-12);
+  }
+}
+
+TEST_CASE("a chain's inertia_in follows its payload: set, then cleared bit for bit",
+          "[spatial][payload]") {
+  using Arm = ChainN<double, 7, Revolute>;
+  std::mt19937 gen(test::kSeed + 22);
+  const Arm model0(test::random_links<Arm>(gen));
+  Arm model = model0;
+  const Transform<double> x = random_transform(gen);
+  Payload<double> p;
+  p.mass = 1.5;
+  p.com = test::random_vector(gen, -0.2, 0.2);
+  p.inertia = Eigen::Vector3d(0.02, 0.03, 0.04).asDiagonal();
+  for (std::size_t i = 0; i < model.joint_count(); ++i) {
+    REQUIRE(relative_error(model0.inertia_in(i, x).matrix(),
+                           model0.inertia(i).transformed_by(x).matrix()) < 1e-13);
+  }
+  const std::size_t i = 6;
+  model.set_payload(i, p);
+  REQUIRE(relative_error(model.inertia_in(i, x).matrix(),
+                         model.inertia(i).transformed_by(x).matrix()) < 1e-12);
+  REQUIRE(relative_error(model.inertia_in(i, x).matrix(), model0.inertia_in(i, x).matrix()) >
+          1e-3);  // the payload counts
+  model.clear_payload(i);
+  REQUIRE(model.inertia_in(i, x).matrix() == model0.inertia_in(i, x).matrix());
+}
+
 TEMPLATE_LIST_TEST_CASE("forward kinematics equals the product of homogeneous matrices",
                         "[spatial][kinematics]", test::MixedChains<double>) {
   using Vector = typename TestType::Vector;

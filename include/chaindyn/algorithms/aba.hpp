@@ -71,7 +71,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     const Motion<Scalar>& s = data.oS[i];
     const Motion<Scalar>& v = data.ov[i];
     // IA_i = I_i + Ia_child;  pA_i = v_i x* I_i v_i - f_ext_i + pa_child       RBDA Table 7.1
-    const Inertia<Scalar> inertia = model.inertia(i).transformed_by(data.oMi[i]);
+    const Inertia<Scalar> inertia = model.inertia_in(i, data.oMi[i]);
     keep(i, inertia);
     ArticulatedInertia<Scalar>& ia = data.oIA[i];
     Force<Scalar>& pa = data.opA[i];

@@ -66,7 +66,7 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
   const bool transpose_after = n * n * Eigen::Index(sizeof(Scalar)) > 32768;
   world_kinematics(model, data, q);  // oMi, oS
   model.for_each_joint_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
-    data.oIc[i] = model.inertia(i).transformed_by(data.oMi[i]);  // oI_i
+    data.oIc[i] = model.inertia_in(i, data.oMi[i]);  // oI_i
   });
   model.for_each_joint_reverse_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto ki = Eigen::Index(i);

@@ -325,7 +325,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
     if constexpr (!from_aba) {
       // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
       data.oa[i] = a_parent + s * qdd[k] + cross(v, s) * qd[k];
-      data.oIc[i] = model.inertia(i).transformed_by(*x);
+      data.oIc[i] = model.inertia_in(i, *x);
     }
     const Inertia<Scalar>& inertia = data.oIc[i];
     const Force<Scalar>& h = dd.oh[i] = inertia * v;

@@ -83,6 +83,14 @@ class ChainBase {
   const Inertia<Scalar>& inertia(std::size_t i) const noexcept { return inertia_[i]; }
   /// Link i's own spatial inertia about the link-frame origin, without payload.
   const Inertia<Scalar>& link_inertia(std::size_t i) const noexcept { return link_inertia_[i]; }
+  /// Link i's spatial inertia (payload included) expressed in frame A, given `x` the pose of
+  /// link i's frame in A: inertia(i).transformed_by(x) up to rounding, from the centre-of-mass
+  /// form the chain keeps beside it (ComInertia::expressed_in: fewer operations; the
+  /// algorithms that work in base coordinates call this for every link).
+  CHAINDYN_ALWAYS_INLINE Inertia<Scalar> inertia_in(std::size_t i,
+                                                    const Transform<Scalar>& x) const noexcept {
+    return com_inertia_[i].expressed_in(x);
+  }
   const Vector& damping() const noexcept { return damping_; }
   const Vector& friction() const noexcept { return friction_; }
   const Vector& armature() const noexcept { return armature_; }
@@ -110,6 +118,7 @@ class ChainBase {
     // RBDA eq. (2.66): the payload's inertia moved from the user's to the internal link frame
     inertia_[i] = link_inertia_[i] +
                   (link_frame_turned_[i] ? added.transformed_by(link_frame_[i]) : added);
+    com_inertia_[i] = ComInertia<Scalar>(inertia_[i]);
   }
   /// Removes link i's payload (if any): its inertia is the link's own again, bit for bit.
   /// Throws IndexError for an index out of range.
@@ -117,6 +126,7 @@ class ChainBase {
     check_link_index(i);
     payload_[i].reset();
     inertia_[i] = link_inertia_[i];
+    com_inertia_[i] = link_com_inertia(i);
   }
   /// Link i's payload, or empty.
   const std::optional<Payload<Scalar>>& payload(std::size_t i) const noexcept {
@@ -256,6 +266,7 @@ class ChainBase {
     resize_per_link(placement_, n);
     resize_per_link(inertia_, n);
     resize_per_link(link_inertia_, n);
+    resize_per_link(com_inertia_, n);
     resize_per_link(payload_, n);
     resize_per_link(link_frame_, n);
     resize_per_link(link_frame_turned_, n);
@@ -265,6 +276,7 @@ class ChainBase {
       validate_link(l, where(i), checks.physical_inertia);
       placement_[i] = l.placement;
       link_inertia_[i] = inertia_[i] = Inertia<Scalar>::from_com(l.mass, l.com, l.inertia);
+      com_inertia_[i] = link_com_inertia(i);
       damping_[Eigen::Index(i)] = l.dynamics.damping;
       friction_[Eigen::Index(i)] = l.dynamics.friction;
       armature_[Eigen::Index(i)] = l.dynamics.armature;
@@ -273,6 +285,13 @@ class ChainBase {
   }
 
   std::string where(std::size_t i) const { return link_label(i, links_[i].name); }
+
+  /// Link i's own inertia in the centre-of-mass form, from the link's data as given (not
+  /// derived from the origin form: no cancellation in I_C = I_O - m [c]x^T [c]x).
+  ComInertia<Scalar> link_com_inertia(std::size_t i) const {
+    const Link<Scalar>& l = links_[i];
+    return ComInertia<Scalar>(l.mass, l.com, l.inertia);
+  }
 
   /// Checks link i's placement against joint model JM's placement pattern, if it has one, and
   /// sets the entries the pattern states exactly (joints/placed.hpp; throws ModelError).
@@ -399,6 +418,7 @@ class ChainBase {
   PerLinkArray<Transform<Scalar>, N> placement_;
   PerLinkArray<Inertia<Scalar>, N> inertia_;       ///< link + payload: what the algorithms read
   PerLinkArray<Inertia<Scalar>, N> link_inertia_;  ///< the link's own, as constructed
+  PerLinkArray<ComInertia<Scalar>, N> com_inertia_;  ///< inertia_ by its centre of mass
   PerLinkArray<std::optional<Payload<Scalar>>, N> payload_;  ///< as given (user's link frame)
   /// The user's link frame in the internal one (link_frame), and whether it is not identity.
   PerLinkArray<Transform<Scalar>, N> link_frame_{};
