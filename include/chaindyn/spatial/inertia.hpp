@@ -173,9 +173,9 @@ struct Symmetric3 {
 /// for every link and call (RBDA eq. 2.66 taken at the centre of mass): for x = (R, p) the pose
 /// of this frame in frame A,
 ///     c' = R c + p,   h' = m c',   I_O' = R I_C R^T + m ((c' . c') 1 - c' c'^T),
-/// 66 multiplications and 50 additions, against 85 and 62 for Inertia::transformed_by (which
+/// 66 multiplications and 50 additions, against 85 and 68 for Inertia::transformed_by (which
 /// shifts I_O about the old origin). `diagonal` says that I_C's products of inertia are exactly
-/// zero (a URDF's usual inertia; every link of the built-in iiwa): then
+/// zero (a URDF inertia without products of inertia, as every link of the built-in iiwa's): then
 /// (R I_C R^T)_ij = sum_k I_kk R_ik R_jk, 48 multiplications and 32 additions in all. It is
 /// only set for a floating-point Scalar (an automatic-differentiation scalar may carry
 /// derivatives in a product of inertia whose value is zero).
