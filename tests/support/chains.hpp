@@ -17,11 +17,12 @@ using MixedChains = std::tuple<
     Chain<S, RevoluteZ>,  //
     Chain<S, PrismaticZ, Revolute, RevoluteX, PrismaticY, RevoluteZ, Prismatic, PrismaticX,
           RevoluteY>,
-    ChainN<S, 7, Revolute>,    // folded: 7 <= unroll_limit
-    ChainN<S, 12, RevoluteZ>,  // looped
+    ChainN<S, 6, RevoluteZ>,  // folded: 6 <= unroll_limit (8 for an axis in the type)
+    ChainN<S, 7, Revolute>,   // looped: a run-time axis unrolls up to 4 joints only
     ChainN<S, 9, Prismatic>>;  // looped
 
-static_assert(ChainN<double, 7, Revolute>::unroll_limit >= 7 &&
+static_assert(ChainN<double, 6, RevoluteZ>::unroll_limit >= 6 &&
+                  ChainN<double, 7, Revolute>::unroll_limit < 7 &&
                   ChainN<double, 9, Prismatic>::unroll_limit < 9,
               "MixedChains must cover both ChainN walks");
 

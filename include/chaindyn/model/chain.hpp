@@ -595,8 +595,14 @@ class ChainN : public detail::ChainBase<Scalar, N> {
 
   /// Chains of up to this many joints are walked by fold expressions (fully unrolled, the
   /// link index a compile-time constant in each step, as in Chain); longer ones by loops, which
-  /// keep compile time and code size linear in N.
-  static constexpr int unroll_limit = 8;
+  /// keep compile time and code size linear in N. 8 for joints with the axis in their type,
+  /// 4 for joints with a run-time axis (Revolute, Prismatic), whose per-joint step (a general
+  /// 3-vector axis where a fixed one has one component) is large enough that the loop runs
+  /// faster than the unrolled walk from 6 joints on. A/B, both compilers
+  /// (docs/benchmarks.md, eighth session): ChainN<6..8, Revolute> rnea -11 to -16 %, crba -4
+  /// to -17 %, forward dynamics -4 to -13 %; 4 joints and shorter even; with RevoluteZ the loop
+  /// cost crba 17-19 % at 4 and 6 joints.
+  static constexpr int unroll_limit = JointModel::fixed_axis < 0 ? 4 : 8;
 
   template <typename F>
   CHAINDYN_ALWAYS_INLINE void for_each_joint(F&& f) const {
