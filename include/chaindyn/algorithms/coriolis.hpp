@@ -93,7 +93,7 @@ void coriolis_matrix(const Model& model, DataFor<Model>& data, const Eigen::Matr
     const auto k = Eigen::Index(i);
     data.ov[i] = i == 0 ? data.oS[i] * qd[k] : data.ov[i - 1] + data.oS[i] * qd[k];  // v_i
     data.oSdot[i] = cross(data.ov[i], data.oS[i]);                              // v_i x S_i
-    data.oIc[i] = model.inertia_in(i, data.oMi[i]);  // I_i
+    data.oIc[i] = model.inertia_in(i, data.oMi[i]);                             // I_i
   });
   // Backward pass: composite Ic_c, Bc_c and row/column c of C.
   detail::Matrix6<Scalar> bc = detail::Matrix6<Scalar>::Zero();
