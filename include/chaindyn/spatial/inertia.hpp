@@ -207,20 +207,7 @@ struct ComInertia {
     const Vector3<Scalar> c = detail::add3_packed(detail::mul(r, com), x.translation);
     const Vector3<Scalar> mc = detail::make3<Scalar>(mass * c.x(), mass * c.y(), mass * c.z());
     const Scalar cmc = c.x() * mc.x() + c.y() * mc.y() + c.z() * mc.z();
-    Inertia<Scalar> out;
-    out.mass = mass;
-    out.first_moment = mc;
-    // the shift to A's origin: m ((c'.c') 1 - c' c'^T), added to the rotated I_C entry (i, j)
-    const auto set = [&](const int i, const int j, const Scalar& rotated)
-                         CHAINDYN_ALWAYS_INLINE {
-      if (i == j) {
-        out.rotational(i, i) = rotated + (cmc - mc[i] * c[i]);
-      } else {
-        const Scalar t = rotated - mc[i] * c[j];
-        out.rotational(i, j) = t;
-        out.rotational(j, i) = t;
-      }
-    };
+    Matrix3<Scalar> rotated;  // R I_C R^T, upper triangle
     if (diagonal) {
       Matrix3<Scalar> rd;  // R diag(I_C)
       for (int k = 0; k < 3; ++k) {
@@ -228,14 +215,24 @@ struct ComInertia {
         for (int i = 0; i < 3; ++i) rd(i, k) = r(i, k) * d;
       }
       detail::for_upper3([&](const int i, const int j) CHAINDYN_ALWAYS_INLINE {
-        set(i, j, rd(i, 0) * r(j, 0) + rd(i, 1) * r(j, 1) + rd(i, 2) * r(j, 2));
+        rotated(i, j) = rd(i, 0) * r(j, 0) + rd(i, 1) * r(j, 1) + rd(i, 2) * r(j, 2);
       });
     } else {
-      const Matrix3<Scalar> t = detail::mul(r, rotational.matrix());
-      detail::for_upper3([&](const int i, const int j) CHAINDYN_ALWAYS_INLINE {
-        set(i, j, t(i, 0) * r(j, 0) + t(i, 1) * r(j, 1) + t(i, 2) * r(j, 2));
-      });
+      rotated = detail::rotate_symmetric(r, rotational.matrix());
     }
+    Inertia<Scalar> out;
+    out.mass = mass;
+    out.first_moment = mc;
+    // plus the shift to A's origin, m ((c'.c') 1 - c' c'^T)
+    detail::for_upper3([&](const int i, const int j) CHAINDYN_ALWAYS_INLINE {
+      if (i == j) {
+        out.rotational(i, i) = rotated(i, i) + (cmc - mc[i] * c[i]);
+      } else {
+        const Scalar t = rotated(i, j) - mc[i] * c[j];
+        out.rotational(i, j) = t;
+        out.rotational(j, i) = t;
+      }
+    });
     return out;
   }
 };
