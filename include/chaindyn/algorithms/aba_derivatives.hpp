@@ -179,6 +179,64 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
   });
 }
 
+/// The same solves as aba_solve_rows (Y <- Y M^-1 for each of ys... and the identity) for a
+/// compile-time chain of fewer than kJointSpaceSolveBelow joints, with ABA's factorization
+/// carried into joint space. In the two passes of the file comment, S_j^T pA_j sums
+/// U_i u_i / D_i over the links i > j below it, and U_i^T a_p(i) sums S_j x_j over the links
+/// j < i above it; with the couplings K(j, i) = S_j^T U_i / D_i (j < i, K strictly upper
+/// triangular) they are
+///     tip to base:  u_j = b_j - sum_{i > j} K(j, i) u_i,    i.e. (1 + K) u = b,
+///     base to tip:  x_i = u_i / D_i - sum_{j < i} K(j, i) x_j,  i.e. (1 + K^T) x = D^-1 u,
+/// so that M = (1 + K) D (1 + K)^T: the factorization of the mass matrix that ABA performs
+/// (Featherstone, RBDA sec. 6.5 and 7.3, where the ABA's recursion is shown to factorize M).
+/// Two unit-triangular substitutions: n^2 - n multiply-adds and n multiplications per
+/// right-hand side, against 24 n multiply-adds through the 6-vectors pA and a (aba_solve_rows),
+/// and no product with M^-1. K costs 6 n^2 multiply-adds once (S_j^T U_i / D_i for all j, a
+/// product of the n x 6 rows of S_j, `s_rows`, with U_i / D_i). Each column of a Y (one
+/// joint's entry of every right-hand side) is a fixed-size vector, summed in a register block
+/// from the farthest joint to the nearest, so that the column written last is read last.
+template <typename Model, typename SRows, typename Couplings, typename Identity, typename... Ys>
+inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space(const Data<Model>& data,
+                                                         const SRows& s_rows, Couplings& k,
+                                                         Identity& identity, Ys&... ys) noexcept {
+  using Scalar = typename Model::Scalar;
+  constexpr Eigen::Index n = Model::nq;
+  static_assert(n != Eigen::Dynamic, "aba_solve_joint_space needs a compile-time chain");
+  CHAINDYN_UNROLL_16
+  for (Eigen::Index i = 1; i < n; ++i) {
+    const Force<Scalar>& uf = data.oU[std::size_t(i)];
+    const Scalar inv_d = data.Dinv[i];
+    Eigen::Matrix<Scalar, 6, 1> w;
+    for (int c = 0; c < 6; ++c) w[c] = component(uf, c) * inv_d;
+    k.col(i).noalias() = s_rows * w;  // rows j >= i are not read
+  }
+  const auto forward = [&k](auto& y) CHAINDYN_ALWAYS_INLINE {  // (1 + K) u = b, tip to base
+    using Column = Eigen::Matrix<Scalar, std::decay_t<decltype(y)>::RowsAtCompileTime, 1>;
+    CHAINDYN_UNROLL_16
+    for (Eigen::Index t = 1; t < n; ++t) {
+      const Eigen::Index j = n - 1 - t;
+      Column u = y.col(j);
+      CHAINDYN_UNROLL_16
+      for (Eigen::Index i = n - 1; i > j; --i) u -= k(j, i) * y.col(i);
+      y.col(j) = u;
+    }
+  };
+  const auto backward = [&k, &data](auto& y) CHAINDYN_ALWAYS_INLINE {  // (1 + K^T) x = D^-1 u
+    using Column = Eigen::Matrix<Scalar, std::decay_t<decltype(y)>::RowsAtCompileTime, 1>;
+    CHAINDYN_UNROLL_16
+    for (Eigen::Index i = 0; i < n; ++i) {
+      Column x = y.col(i) * data.Dinv[i];
+      CHAINDYN_UNROLL_16
+      for (Eigen::Index j = 0; j < i; ++j) x -= k(j, i) * y.col(j);
+      y.col(i) = x;
+    }
+  };
+  (forward(ys), ...);
+  forward(identity);
+  (backward(ys), ...);
+  backward(identity);
+}
+
 }  // namespace detail
 
 /// The result of the returning form of aba_derivatives.
@@ -220,7 +278,11 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
     y[1].template topRows<n>() = -dd.dtau_dqd.transpose();
     y[2].template topRows<n>().setIdentity();
     for (auto& m : y) m.template bottomRows<DerivativesData<Model>::solve_rows - n>().setZero();
-    detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), y[2], y[0], y[1]);
+    if constexpr (detail::solve_in_joint_space<Model>) {
+      detail::aba_solve_joint_space<Model>(data, dd.pair_s, dd.solve_k, y[2], y[0], y[1]);
+    } else {
+      detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), y[2], y[0], y[1]);
+    }
     dd.dqdd_dq = y[0].template topRows<n>().transpose();
     dd.dqdd_dqd = y[1].template topRows<n>().transpose();
     dd.dqdd_dtau = y[2].template topRows<n>();
@@ -228,8 +290,13 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
     dd.dqdd_dq = -dd.dtau_dq.transpose();
     dd.dqdd_dqd = -dd.dtau_dqd.transpose();
     dd.dqdd_dtau.setIdentity();
-    detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), dd.dqdd_dtau,
-                           dd.dqdd_dq, dd.dqdd_dqd);
+    if constexpr (detail::solve_in_joint_space<Model>) {
+      detail::aba_solve_joint_space<Model>(data, dd.pair_s, dd.solve_k, dd.dqdd_dtau, dd.dqdd_dq,
+                                    dd.dqdd_dqd);
+    } else {
+      detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), dd.dqdd_dtau,
+                             dd.dqdd_dq, dd.dqdd_dqd);
+    }
     dd.dqdd_dq.transposeInPlace();
     dd.dqdd_dqd.transposeInPlace();
   }

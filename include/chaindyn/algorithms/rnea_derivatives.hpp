@@ -61,8 +61,17 @@ constexpr int padded_to_packets(int n) {
                         : 1;
   return (n + w - 1) / w * w;
 }
-/// DerivativesData::solve_y when no padding is needed
+/// DerivativesData::solve_y when no padding is needed, solve_k when the solves do not use it
 struct Unpadded {};
+
+/// aba_derivatives solves with M^-1 in joint space (aba_solve_joint_space, O(n^2) per
+/// right-hand side) on a compile-time chain of fewer joints than this, and by ABA's own passes
+/// (aba_solve_rows, O(n) per right-hand side) from here on and on a ChainX: ~n^2 against ~24 n
+/// multiply-adds per right-hand side (docs/benchmarks.md, issue 14, ninth session).
+constexpr int kJointSpaceSolveBelow = 16;
+template <typename Model>
+constexpr bool solve_in_joint_space =
+    Model::nq != Eigen::Dynamic && Model::nq < kJointSpaceSolveBelow;
 
 /// The rate of change d/dt I = (v x*) I - I (v x) of a rigid body's spatial inertia I
 /// (expressed about a fixed origin O) while the body moves with spatial velocity v = (w; v_O):
@@ -179,6 +188,8 @@ struct DerivativesData {
   std::array<SolveScratch, 3> solve_a;
   /// the right-hand sides when padded (else the solves run in the result matrices)
   std::conditional_t<solve_padded, std::array<SolveRows, 3>, detail::Unpadded> solve_y;
+  /// the joint-space couplings K of aba_solve_joint_space (column i: S_j . U_i / D_i, j < i)
+  std::conditional_t<detail::solve_in_joint_space<Model>, Matrix, detail::Unpadded> solve_k;
 
  private:
   explicit DerivativesData(const Data<Model>&) { resize(); }
@@ -190,6 +201,7 @@ struct DerivativesData {
     for (auto* p : {&oh, &of, &col_q, &col_qd}) detail::resize_per_link(*p, n);
     detail::resize_per_link(oIdot, n);
     for (auto* p : {&pair_s, &pair_ics, &pair_bts}) *p = PairRows::Zero(k, 6);
+    if constexpr (detail::solve_in_joint_space<Model>) solve_k.setZero();
     if constexpr (Model::nq == Eigen::Dynamic) {
       for (auto* p : {&solve_p, &solve_a}) {
         for (SolveScratch& m : *p) m = SolveScratch::Zero(k, 6);
