@@ -233,8 +233,8 @@ namespace detail {
 ///     rows r <  c:  S_r . col_q_c,                      S_r . col_qd_c,
 ///     rows k >= c:  -(u_c . Ic_k S_k + psi_c . 2 Bc_k^T S_k),  S_c . 2 Bc_k^T S_k - 2 psi_c . Ic_k S_k,
 /// (+ damping on the diagonal), P rows at a time down the contiguous columns of pair_s,
-/// pair_ics and pair_bts (P: Eigen's SIMD packet size for Scalar, 1 for AutoDiff and packs;
-/// n >= P). The last block of rows overlaps the one before when P does not divide n; a block
+/// pair_ics and pair_bts (P: Eigen's SIMD packet size for Scalar or a power-of-two fraction of
+/// it, 1 for AutoDiff and packs; n >= P). The last block of rows overlaps the one before when P does not divide n; a block
 /// that straddles row c computes both forms and keeps each row's own. Writing the matrices
 /// column by column, where a row per link k would store with a stride of n (n = 64: the two
 /// matrices' rows then fall in the same L1 sets, and those stores were the pass's hottest
@@ -288,6 +288,24 @@ inline CHAINDYN_ALWAYS_INLINE void rnea_derivatives_columns(const Model& model,
       }
     }
     dd.dtau_dqd(c, c) += model.damping()[c];
+  }
+}
+
+/// rnea_derivatives_columns in blocks of the widest P (a power of two, at most Eigen's packet
+/// size for Scalar) that the chain's n joints fill: a 7-joint chain with 8-double packets
+/// (AVX-512) runs in blocks of 4 (half packets), not one row at a time.
+template <int P, typename Model>
+inline CHAINDYN_ALWAYS_INLINE void rnea_derivatives_columns_widest(const Model& model,
+                                                                  DerivativesData<Model>& dd,
+                                                                  const Eigen::Index n) noexcept {
+  if constexpr (P <= 1) {
+    rnea_derivatives_columns<1>(model, dd, n);
+  } else if constexpr (Model::nq != Eigen::Dynamic && Model::nq < P) {
+    rnea_derivatives_columns_widest<P / 2>(model, dd, n);
+  } else if (n >= P) {
+    rnea_derivatives_columns<P>(model, dd, n);
+  } else {
+    rnea_derivatives_columns_widest<P / 2>(model, dd, n);
   }
 }
 
@@ -373,13 +391,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   constexpr int packet = Eigen::internal::packet_traits<Scalar>::Vectorizable
                              ? int(Eigen::internal::packet_traits<Scalar>::size)
                              : 1;
-  if constexpr (packet > 1 && (Model::nq == Eigen::Dynamic || Model::nq >= packet)) {
-    if (Model::nq != Eigen::Dynamic || Eigen::Index(n) >= packet) {
-      rnea_derivatives_columns<packet>(model, dd, Eigen::Index(n));
-      return;
-    }
-  }
-  rnea_derivatives_columns<1>(model, dd, Eigen::Index(n));
+  rnea_derivatives_columns_widest<packet>(model, dd, Eigen::Index(n));
 }
 
 }  // namespace detail
