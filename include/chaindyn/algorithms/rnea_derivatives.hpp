@@ -324,19 +324,22 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   // psi_i = S_i x v_{i-1} and u_i = S_i x a_{i-1} - psi_i x v_{i-1}, and each link's own
   // inertia I_i (into data.oIc[i]), momentum h_i = I_i v_i, force f_i = I_i a_i + v_i x* h_i
   // and inertia rate Idot_i: all per link, so the backward pass only sums and multiplies.
-  if constexpr (!from_aba) joint_poses(model, data, q);
-  // Link i's base pose composes its parent's, read through `parent` (the previous step's x),
-  // and link 0's is liMi[0] itself, copied into oMi[0] after the pass (as in aba.hpp: the copy
-  // right after joint_poses stored liMi[0] stalls g++ 12 on store forwarding).
-  const Transform<Scalar>* parent = nullptr;
-  model.for_each_joint_loop([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  //
+  // Only the joint poses and each joint's column S_i depend on the joint's type. They run
+  // first, unrolled over the joint types; everything after them is the same arithmetic for
+  // every link and runs as one loop, whatever the chain (the iiwa's pass, 37 KB of code unrolled
+  // whole, overflowed the instruction caches of the machines of docs/benchmarks.md).
+  if constexpr (!from_aba) {
+    joint_poses(model, data, q);
+    data.oMi[0] = data.liMi[0];
+    model.for_each_joint_loop([&](const std::size_t i, const auto& joint)
+                                  CHAINDYN_ALWAYS_INLINE {
+      if (i > 0) data.oMi[i] = data.oMi[i - 1] * data.liMi[i];
+      data.oS[i] = joint.subspace_in(data.oMi[i]);
+    });
+  }
+  for (std::size_t i = 0; i < n; ++i) {
     const auto k = Eigen::Index(i);
-    const Transform<Scalar>* x = &data.oMi[i];
-    if constexpr (!from_aba) {
-      x = i == 0 ? &data.liMi[0] : &(data.oMi[i] = *parent * data.liMi[i]);
-      parent = x;
-      data.oS[i] = joint.subspace_in(*x);
-    }
     const Motion<Scalar>& s = data.oS[i];
     set_row(dd.pair_s, i, s);
     const Motion<Scalar>& a_parent = i == 0 ? model.base_acceleration() : data.oa[i - 1];
@@ -355,14 +358,13 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
     if constexpr (!from_aba) {
       // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
       data.oa[i] = a_parent + s * qdd[k] + cross(v, s) * qd[k];
-      data.oIc[i] = model.inertia_in(i, *x);
+      data.oIc[i] = model.inertia_in(i, data.oMi[i]);
     }
     const Inertia<Scalar>& inertia = data.oIc[i];
     const Force<Scalar>& h = dd.oh[i] = inertia * v;
     dd.of[i] = inertia * data.oa[i] + cross(v, h);
     dd.oIdot[i] = inertia_rate(inertia, v);
-  });
-  if constexpr (!from_aba) data.oMi[0] = data.liMi[0];
+  }
   // Backward pass: the composites Ic_k (in place in data.oIc), Hc_k, F_k and Idc_k; tau_k,
   // and the vectors row k and column k of the derivatives are made of.
   Inertia<Scalar> idc;  // Idc_k = sum_{i>=k} Idot_i (zero mass)
