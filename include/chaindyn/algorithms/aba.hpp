@@ -51,13 +51,16 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     parent = &x;
     data.oS[i] = joint.subspace_in(x);
   });
+  // v (and a in pass 3) carried from link to link in a local, stored once per link and never
+  // read back (see rnea.hpp's forward pass)
+  Motion<Scalar> v_parent;
   model.for_each_index([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA Table 7.1
-    // (v and, in pass 3, a in locals, stored once: see rnea.hpp's forward pass)
-    const Motion<Scalar> v = i == 0 ? s * qd[k] : data.ov[i - 1] + s * qd[k];
+    const Motion<Scalar> v = i == 0 ? s * qd[k] : v_parent + s * qd[k];
     data.ov[i] = v;
+    v_parent = v;
     data.oc[i] = cross(v, s) * qd[k];
   });
   data.oMi[0] = data.liMi[0];
@@ -66,6 +69,11 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   // oIA[i]; pA_i likewise): no copy of it as a full articulated inertia in pass 1, and the
   // sum adds only its 15 non-zero numbers. On return oIA[i] = IA_i and opA[i] = pA_i.
   const std::size_t n = joint_count(model);
+  // The child's Ia and pa reach its parent's step in registers (ia_child, pa_child), not
+  // through oIA / opA: read back from where the child's step stored them, they waited on
+  // store forwarding.
+  ArticulatedInertia<Scalar> ia_child;
+  Force<Scalar> pa_child;
   model.for_each_index_reverse([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
@@ -73,45 +81,49 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     // IA_i = I_i + Ia_child;  pA_i = v_i x* I_i v_i - f_ext_i + pa_child       RBDA Table 7.1
     const Inertia<Scalar> inertia = model.inertia_in(i, data.oMi[i]);
     keep(i, inertia);
-    ArticulatedInertia<Scalar>& ia = data.oIA[i];
-    Force<Scalar>& pa = data.opA[i];
+    const Force<Scalar> bias = cross(v, inertia * v);
+    ArticulatedInertia<Scalar> ia(inertia);
+    Force<Scalar> pa = bias;
     if (i + 1 < n) {
+      ia = ia_child;
       ia += inertia;
-      pa += cross(v, inertia * v);
-    } else {
-      ia = ArticulatedInertia<Scalar>(inertia);
-      pa = cross(v, inertia * v);
+      pa = pa_child + bias;
     }
     if (f_ext) pa -= data.oMi[i].act((*f_ext)[i]);
+    data.oIA[i] = ia;
+    data.opA[i] = pa;
     // U_i = IA_i S_i;  D_i = S_i^T U_i (+ armature);  u_i = tau_i - S_i^T pA_i (- friction)
-    const Force<Scalar>& u_force = data.oU[i] = ia * s;
+    const Force<Scalar> u_force = ia * s;
+    data.oU[i] = u_force;
     const Scalar d = dot(s, u_force) + model.armature()[k];
     const Scalar inv_d = Scalar(1) / d;  // one division per joint, used by pass 3 too
     data.D[k] = d;
     data.Dinv[k] = inv_d;
-    data.u[k] = tau[k] - joint_friction(model, i, qd[k]) - dot(s, pa);
+    const Scalar u = tau[k] - joint_friction(model, i, qd[k]) - dot(s, pa);
+    data.u[k] = u;
     if (i > 0) {
-      // Ia = IA_i - U_i U_i^T / D_i;  pa = pA_i + Ia c_i + U_i u_i / D_i, into the parent's
-      // slots (one set of coordinates: no transform)
+      // Ia = IA_i - U_i U_i^T / D_i;  pa = pA_i + Ia c_i + U_i u_i / D_i, for the parent
+      // (one set of coordinates: no transform)
       // With Ia c = IA c - U (U^T c) / D, pa = pA_i + IA_i c_i + U_i (u_i - U_i^T c_i) / D_i:
       // the product with IA_i need not wait for Ia.
       const Motion<Scalar>& c = data.oc[i];
       const Force<Scalar> iac = ia * c;
-      ArticulatedInertia<Scalar>& ia_parent = data.oIA[i - 1];
-      ia.subtract_outer(u_force, inv_d, ia_parent);
-      data.opA[i - 1] = pa + iac + ((data.u[k] - dot(c, u_force)) * inv_d) * u_force;
+      ia.subtract_outer(u_force, inv_d, ia_child);
+      pa_child = pa + iac + ((u - dot(c, u_force)) * inv_d) * u_force;
     }
   });
   // Pass 3, base to tip: accelerations.
+  Motion<Scalar> a_parent = model.base_acceleration();
   model.for_each_index([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     // a'_i = a_p(i) + c_i, a_0 = -gravity;  qdd_i = (u_i - U_i^T a'_i) / D_i;  a_i = a'_i + S_i qdd_i
     // (times pass 2's 1 / D_i: a division is ~13 cycles of latency on this chain, per joint)
-    Motion<Scalar> a = (i == 0 ? model.base_acceleration() : data.oa[i - 1]) + data.oc[i];
+    Motion<Scalar> a = a_parent + data.oc[i];
     const Scalar qdd_k = (data.u[k] - dot(a, data.oU[i])) * data.Dinv[k];
     data.qdd[k] = qdd_k;
     a += data.oS[i] * qdd_k;
     data.oa[i] = a;
+    a_parent = a;
   });
 }
 
