@@ -329,14 +329,21 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   // first, unrolled over the joint types; everything after them is the same arithmetic for
   // every link and runs as one loop, whatever the chain (the iiwa's pass, 37 KB of code unrolled
   // whole, overflowed the instruction caches of the machines of docs/benchmarks.md).
+  // Link i's base pose composes its parent's (with the placement's pattern, as aba does), read
+  // through `parent` (the previous step's), and link 0's is liMi[0] itself, copied into
+  // oMi[0] after these steps (as in aba.hpp: the copy right after joint_poses stored liMi[0]
+  // stalls g++ 12 on store forwarding).
   if constexpr (!from_aba) {
     joint_poses(model, data, q);
-    data.oMi[0] = data.liMi[0];
+    const Transform<Scalar>* parent = nullptr;
     model.for_each_joint_loop([&](const std::size_t i, const auto& joint)
                                   CHAINDYN_ALWAYS_INLINE {
-      if (i > 0) data.oMi[i] = data.oMi[i - 1] * data.liMi[i];
-      data.oS[i] = joint.subspace_in(data.oMi[i]);
+      const Transform<Scalar>& x =
+          i == 0 ? data.liMi[0] : (data.oMi[i] = compose(joint, *parent, data.liMi[i]));
+      parent = &x;
+      data.oS[i] = joint.subspace_in(x);
     });
+    data.oMi[0] = data.liMi[0];
   }
   for (std::size_t i = 0; i < n; ++i) {
     const auto k = Eigen::Index(i);
