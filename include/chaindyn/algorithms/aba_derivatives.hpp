@@ -190,8 +190,8 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
 /// triangular) they are
 ///     tip to base:  u_j = b_j - sum_{i > j} K(j, i) u_i,    i.e. (1 + K) u = b,
 ///     base to tip:  x_i = u_i / D_i - sum_{j < i} K(j, i) x_j,  i.e. (1 + K^T) x = D^-1 u,
-/// so that M = (1 + K) D (1 + K)^T: the factorization of the mass matrix that ABA performs
-/// (Featherstone, RBDA sec. 6.5 and 7.3, where the ABA's recursion is shown to factorize M).
+/// so that M = (1 + K) D (1 + K)^T: the factorization of the mass matrix that ABA's passes
+/// carry out implicitly (it follows from the two passes above; RBDA sec. 7.3 for the passes).
 /// Two unit-triangular substitutions: n^2 - n multiply-adds and n multiplications per
 /// right-hand side, against 24 n multiply-adds through the 6-vectors pA and a (aba_solve_rows),
 /// and no product with M^-1. K costs 6 n^2 multiply-adds once (S_j^T U_i / D_i for all j, a
