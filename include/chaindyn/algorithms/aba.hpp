@@ -66,7 +66,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   data.oMi[0] = data.liMi[0];
   // Pass 2, tip to base: articulated inertias and bias forces. Link i's rigid inertia joins
   // here, where it is used (IA_i = I_i + the Ia of its child, which the child's step left in
-  // oIA[i]; pA_i likewise): no copy of it as a full articulated inertia in pass 1, and the
+  // ia_child; pA_i likewise): no copy of it as a full articulated inertia in pass 1, and the
   // sum adds only its 15 non-zero numbers. On return oIA[i] = IA_i and opA[i] = pA_i.
   const std::size_t n = joint_count(model);
   // The child's Ia and pa reach its parent's step in registers (ia_child, pa_child), not

@@ -234,8 +234,9 @@ namespace detail {
 ///     rows k >= c:  -(u_c . Ic_k S_k + psi_c . 2 Bc_k^T S_k),  S_c . 2 Bc_k^T S_k - 2 psi_c . Ic_k S_k,
 /// (+ damping on the diagonal), P rows at a time down the contiguous columns of pair_s,
 /// pair_ics and pair_bts (P: Eigen's SIMD packet size for Scalar or a power-of-two fraction of
-/// it, 1 for AutoDiff and packs; n >= P). The last block of rows overlaps the one before when P does not divide n; a block
-/// that straddles row c computes both forms and keeps each row's own. Writing the matrices
+/// it, 1 for AutoDiff and packs; n >= P). The last block of rows overlaps the one before when
+/// P does not divide n; a block that straddles row c computes both forms and keeps each row's
+/// own. Writing the matrices
 /// column by column, where a row per link k would store with a stride of n (n = 64: the two
 /// matrices' rows then fall in the same L1 sets, and those stores were the pass's hottest
 /// instructions).
@@ -327,8 +328,9 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   //
   // Only the joint poses and each joint's column S_i depend on the joint's type. They run
   // first, unrolled over the joint types; everything after them is the same arithmetic for
-  // every link and runs as one loop, whatever the chain (the iiwa's pass, 37 KB of code unrolled
-  // whole, overflowed the instruction caches of the machines of docs/benchmarks.md).
+  // every link and runs as one loop (for_each_index, as in aba), whatever the chain (the iiwa's
+  // pass, 37 KB of code unrolled whole, overflowed the instruction caches of the machines of
+  // docs/benchmarks.md).
   // Link i's base pose composes its parent's (with the placement's pattern, as aba does), read
   // through `parent` (the previous step's), and link 0's is liMi[0] itself, copied into
   // oMi[0] after these steps (as in aba.hpp: the copy right after joint_poses stored liMi[0]
@@ -345,7 +347,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
     });
     data.oMi[0] = data.liMi[0];
   }
-  for (std::size_t i = 0; i < n; ++i) {
+  model.for_each_index([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     set_row(dd.pair_s, i, s);
@@ -371,7 +373,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
     const Force<Scalar>& h = dd.oh[i] = inertia * v;
     dd.of[i] = inertia * data.oa[i] + cross(v, h);
     dd.oIdot[i] = inertia_rate(inertia, v);
-  }
+  });
   // Backward pass: the composites Ic_k (in place in data.oIc), Hc_k, F_k and Idc_k; tau_k,
   // and the vectors row k and column k of the derivatives are made of.
   Inertia<Scalar> idc;  // Idc_k = sum_{i>=k} Idot_i (zero mass)
