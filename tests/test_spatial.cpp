@@ -105,6 +105,31 @@ TEST_CASE("cross products equal crm(m) n and crf(m) f = -crm(m)^T f", "[spatial]
   }
 }
 
+// The joint models' operations (joints/revolute.hpp lists them) against the spatial algebra on
+// S qd, S = joint.motion(1): the algorithms use the joint's forms, which skip S's zeros.
+TEMPLATE_TEST_CASE("every joint model's operations are the spatial algebra's on S qd",
+                   "[spatial][joints]", RevoluteX, RevoluteY, RevoluteZ, Revolute, PrismaticX,
+                   PrismaticY, PrismaticZ, Prismatic) {
+  using JM = typename TestType::template model<double>;
+  std::mt19937 gen(test::kSeed);
+  for (int k = 0; k < 20; ++k) {
+    JM joint;
+    if constexpr (JM::has_runtime_axis) joint.a = test::random_vector(gen, -1, 1).normalized();
+    const double qd = test::uniform(gen, -3, 3);
+    const Motion<double> s = joint.motion(1.0), v = random_motion(gen);
+    const Force<double> f = random_force(gen);
+    const Link<double> link = test::random_link(gen);
+    const Inertia<double> inertia = Inertia<double>::from_com(link.mass, link.com, link.inertia);
+    CHECK(relative_error(joint.motion(qd).vector(), (qd * s.vector()).eval()) < 1e-15);
+    CHECK(relative_error(joint.cross_motion(v, qd).vector(), cross(v, joint.motion(qd)).vector()) <
+          1e-14);
+    CHECK(relative_error(joint.cross_force(qd, f).vector(), cross(joint.motion(qd), f).vector()) <
+          1e-14);
+    CHECK(relative_error(joint.column(inertia).vector(), (inertia * s).vector()) < 1e-14);
+    CHECK(std::abs(joint.project(f) - dot(s, f)) < 1e-14 * f.vector().norm());
+  }
+}
+
 TEST_CASE("transforms act on motions by X and on forces by X^-T, preserving power",
           "[spatial]") {
   std::mt19937 gen(test::kSeed + 1);

@@ -32,6 +32,17 @@
 #endif
 #endif
 
+/// Keeps a function out of its callers: the returning forms' workspace lookup
+/// (model/data.hpp), whose thread_local guard and first-call allocation, inlined, cost
+/// clang++ 14's returning crba on the iiwa 9-11 % (issue 14, tenth session).
+#ifndef CHAINDYN_NOINLINE
+#if defined(__GNUC__) || defined(__clang__)
+#define CHAINDYN_NOINLINE __attribute__((noinline))
+#else
+#define CHAINDYN_NOINLINE
+#endif
+#endif
+
 /// The chain length from which crba works in base coordinates instead of link coordinates
 /// (algorithms/crba.hpp): per ancestor pair, the link-coordinate form transforms a force to the
 /// parent (a rotation and a cross product, ~30 flops) where the base-coordinate form takes one

@@ -63,6 +63,10 @@ struct AnyJointModel {
   CHAINDYN_ALWAYS_INLINE Motion<Scalar> subspace_in(const Transform<Scalar>& x) const noexcept {
     return visit([&](const auto& j) CHAINDYN_ALWAYS_INLINE { return j.subspace_in(x); });
   }
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> cross_force(const Scalar& qd,
+                                                    const Force<Scalar>& f) const noexcept {
+    return visit([&](const auto& j) CHAINDYN_ALWAYS_INLINE { return j.cross_force(qd, f); });
+  }
   CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept {
     return visit([&](const auto& j) CHAINDYN_ALWAYS_INLINE { return j.project(f); });
   }

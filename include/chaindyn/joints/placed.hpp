@@ -181,6 +181,13 @@ inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> to_link(const JM&, const Transform<
                                               const Motion<Scalar>& m) {
   return act_inv<link_pattern_t<JM>>(limi, m);
 }
+/// Xup_i (0; l): a motion with no angular part (the base acceleration, -gravity) in link i's
+/// coordinates: (0; R^T l), the pattern's zeros skipped.
+template <typename JM, typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> linear_to_link(const JM&, const Transform<Scalar>& limi,
+                                                             const Vector3<Scalar>& l) {
+  return mul_transpose<link_pattern_t<JM>>(limi.rotation, l);
+}
 /// Xup_i^T f: a force in link i's coordinates in the parent's.
 template <typename JM, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Force<Scalar> to_parent(const JM&, const Transform<Scalar>& limi,

@@ -46,6 +46,11 @@ struct PrismaticFixedModel {
   CHAINDYN_ALWAYS_INLINE Motion<Scalar> subspace_in(const Transform<Scalar>& x) const noexcept {
     return Motion<Scalar>(Vector3<Scalar>::Zero(), x.rotation.col(K));
   }
+  /// (0; e_K qd) x* f = (e_K qd x f; 0).
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> cross_force(const Scalar& qd, const Force<Scalar>& f) const noexcept {
+    const Scalar minus_qd = -qd;  // a Scalar, not an expression (AutoDiffScalar)
+    return Force<Scalar>(cross_axis<K>(f.linear, minus_qd), Vector3<Scalar>::Zero());
+  }
   CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return f.linear[K]; }
   /// I S = (h x e_K; m e_K).
   CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
@@ -88,6 +93,10 @@ struct PrismaticAxisModel {
   }
   CHAINDYN_ALWAYS_INLINE Motion<Scalar> subspace_in(const Transform<Scalar>& x) const noexcept {
     return Motion<Scalar>(Vector3<Scalar>::Zero(), mul(x.rotation, a));
+  }
+  /// (0; a qd) x* f = (a qd x f; 0).
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> cross_force(const Scalar& qd, const Force<Scalar>& f) const noexcept {
+    return Force<Scalar>(detail::cross3(Vector3<Scalar>(a * qd), f.linear), Vector3<Scalar>::Zero());
   }
   CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return a.dot(f.linear); }
   CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {

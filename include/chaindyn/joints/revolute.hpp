@@ -7,6 +7,7 @@
 ///   pose(placement, q, s, c)  the same given s = sin q, c = cos q (unused by prismatic joints)
 ///   motion(qd)             S qd, the joint velocity (S: motion subspace, RBDA sec. 4.4)
 ///   cross_motion(v, qd)    v x (S qd), the velocity-product acceleration of RBDA eq. (5.7)
+///   cross_force(qd, f)     (S qd) x* f, the velocity product of a force (RBDA eq. 2.32)
 ///   subspace_in(x)         x.act(S): S in the coordinates x maps into (e.g. the base frame)
 ///   project(f)             S^T f, the generalized force of a spatial force
 ///   column(I)              I S for a rigid-body or articulated inertia
@@ -66,6 +67,11 @@ struct RevoluteFixedModel {
     const Vector3<Scalar> w = x.rotation.col(K);
     return Motion<Scalar>(w, cross3(x.translation, w));
   }
+  /// (S qd) x* f = (e_K qd x n; e_K qd x f) (RBDA eq. 2.32 with v = S qd).
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> cross_force(const Scalar& qd, const Force<Scalar>& f) const noexcept {
+    const Scalar minus_qd = -qd;  // a Scalar, not an expression (AutoDiffScalar)
+    return Force<Scalar>(cross_axis<K>(f.angular, minus_qd), cross_axis<K>(f.linear, minus_qd));
+  }
   CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return f.angular[K]; }
   /// I S = (I_O e_K; e_K x h).
   CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {
@@ -119,6 +125,11 @@ struct RevoluteAxisModel {
   CHAINDYN_ALWAYS_INLINE Motion<Scalar> subspace_in(const Transform<Scalar>& x) const noexcept {
     const Vector3<Scalar> w = mul(x.rotation, a);
     return Motion<Scalar>(w, cross3(x.translation, w));
+  }
+  /// (a qd; 0) x* f = (a qd x n; a qd x f).
+  CHAINDYN_ALWAYS_INLINE Force<Scalar> cross_force(const Scalar& qd, const Force<Scalar>& f) const noexcept {
+    const Vector3<Scalar> w = a * qd;
+    return Force<Scalar>(detail::cross3(w, f.angular), detail::cross3(w, f.linear));
   }
   CHAINDYN_ALWAYS_INLINE Scalar project(const Force<Scalar>& f) const noexcept { return a.dot(f.angular); }
   CHAINDYN_ALWAYS_INLINE Force<Scalar> column(const Inertia<Scalar>& inertia) const noexcept {

@@ -155,7 +155,7 @@ namespace detail {
 /// workspace of the thread is remade when a model of another joint count comes (an allocation
 /// then; none while the size stays).
 template <typename Workspace, typename Model>
-Workspace& thread_workspace_of(const Model& model) {
+CHAINDYN_NOINLINE Workspace& thread_workspace_of(const Model& model) {
   thread_local std::unique_ptr<Workspace> workspace;
   if (!workspace || workspace->size() != joint_count(model)) {
     workspace = std::make_unique<Workspace>(model);
