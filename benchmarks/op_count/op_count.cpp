@@ -16,6 +16,8 @@
 // reference counts of the textbook table (Hollerbach 1980 at n = 6) are mistyped.
 #include "op_count/op_count.hpp"
 
+#include <chaindyn/config.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -25,6 +27,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <numeric>
 #include <optional>
 #include <sstream>
@@ -122,22 +125,69 @@ std::string format_polynomial(const std::vector<Fraction>& c) {
   return out.empty() ? "0" : out;
 }
 
-/// The lowest-degree exact fit over n >= n0 (n0 = 1, else 2: the first joint is sometimes
-/// cheaper); empty when none up to degree 4.
-std::string exact_formula(const std::vector<std::pair<int, long long>>& all) {
-  for (int n0 = 1; n0 <= 2; ++n0) {
+/// The lowest-degree exact fit over the points with lo <= n < hi, else over lo + 1 <= n < hi
+/// (the first joint is sometimes cheaper), each checked on a point it was not fitted through;
+/// empty when none up to degree 4.
+std::optional<std::string> fit_range(const std::vector<std::pair<int, long long>>& all, int lo,
+                                     int hi) {
+  for (int n0 = lo; n0 <= lo + 1; ++n0) {
     std::vector<std::pair<int, long long>> pts;
     for (const auto& p : all) {
-      if (p.first >= n0) pts.push_back(p);
+      if (p.first >= n0 && p.first < hi) pts.push_back(p);
     }
-    for (int d = 0; d <= 4; ++d) {
+    for (int d = 0; d <= 4 && pts.size() >= std::size_t(d) + 2; ++d) {
       if (const auto c = fit_exact(pts, d)) {
-        return format_polynomial(*c) + (n0 > 1 ? " (n >= 2)" : "");
+        return format_polynomial(*c) + (n0 > lo ? " (n >= " + std::to_string(n0) + ")" : "");
       }
     }
   }
-  g_fit_failed = true;
-  return "(no polynomial of degree <= 4)";
+  return std::nullopt;
+}
+
+/// The chain lengths at which an algorithm's code changes at compile time, so that its counts
+/// are one polynomial per range of n: crba's coordinates (CHAINDYN_CRBA_BASE_COORDINATES_FROM)
+/// and forward_dynamics_crba's unrolled Cholesky (up to 16 joints, forward_dynamics_crba.hpp).
+std::vector<int> switch_points(const std::string& algorithm) {
+  constexpr int kCrba = CHAINDYN_CRBA_BASE_COORDINATES_FROM;
+  if (algorithm == "crba") return {kCrba};
+  if (algorithm == "forward_dynamics_crba") return {kCrba, 17};
+  return {};
+}
+
+/// The lowest-degree exact fit over every n. For an algorithm with switch points that has
+/// none, one per range between them; a range with too few measured n to check a fit (fewer
+/// than 6) says so. Sets g_fit_failed when a series (or a range with enough points) has none.
+std::string exact_formula(const std::vector<std::pair<int, long long>>& all,
+                          const std::vector<int>& switches = {}) {
+  constexpr int kAll = 1 << 30;
+  if (const auto f = fit_range(all, 1, kAll)) return *f;
+  if (switches.empty()) {
+    g_fit_failed = true;
+    return "(no polynomial of degree <= 4)";
+  }
+  std::vector<int> bounds = {1};
+  bounds.insert(bounds.end(), switches.begin(), switches.end());
+  bounds.push_back(kAll);
+  std::string out;
+  for (std::size_t r = 0; r + 1 < bounds.size(); ++r) {
+    const int lo = bounds[r], hi = bounds[r + 1];
+    const std::string range =
+        hi == kAll ? "n >= " + std::to_string(lo)
+                   : (lo > 1 ? std::to_string(lo) + " <= " : std::string()) + "n < " +
+                         std::to_string(hi);
+    std::size_t measured = 0;
+    for (const auto& p : all) measured += p.first >= lo && p.first < hi ? 1 : 0;
+    if (!out.empty()) out += "; ";
+    if (const auto f = fit_range(all, lo, hi)) {
+      out += *f + " (" + range + ")";
+    } else if (measured < 6) {
+      out += "(" + range + ": " + std::to_string(measured) + " measured n, too few to fit)";
+    } else {
+      g_fit_failed = true;
+      out += "(" + range + ": no polynomial of degree <= 4)";
+    }
+  }
+  return out;
 }
 
 // --- the textbook's closed forms ---------------------------------------------------------------
@@ -278,15 +328,16 @@ void print_formulas(const std::vector<CountRow>& rows) {
   for (const char* joint : {"RevoluteZ", "Revolute"}) {
     for (const char* a : kAlgorithms) {
       if (series(rows, joint, a, &Counts::mul).empty()) continue;
+      const std::vector<int> at = switch_points(a);
       std::cout << "| " << joint << " | " << a << " | "
-                << exact_formula(series(rows, joint, a, &Counts::mul)) << " | "
-                << exact_formula(series(rows, joint, a, &Counts::add)) << " | "
-                << exact_formula(series(rows, joint, a, &Counts::div)) << " | "
-                << exact_formula(series(rows, joint, a, &Counts::sqrt)) << " | ";
+                << exact_formula(series(rows, joint, a, &Counts::mul), at) << " | "
+                << exact_formula(series(rows, joint, a, &Counts::add), at) << " | "
+                << exact_formula(series(rows, joint, a, &Counts::div), at) << " | "
+                << exact_formula(series(rows, joint, a, &Counts::sqrt), at) << " | ";
       auto trig = series(rows, joint, a, &Counts::sin);
       const auto cosines = series(rows, joint, a, &Counts::cos);
       for (std::size_t i = 0; i < trig.size(); ++i) trig[i].second += cosines[i].second;
-      std::cout << exact_formula(trig) << " |\n";
+      std::cout << exact_formula(trig, at) << " |\n";
     }
   }
 }
@@ -462,15 +513,23 @@ int main(int argc, char** argv) {
   print_flops_over_n(rows, "RevoluteZ");
 
   // Count-based crossovers (exact, noise-free): the flops of each algorithm as an exact
-  // polynomial in n, compared at every n = 1..128.
+  // polynomial in n, compared at every n = 1..128. A series that is piecewise in n (crba,
+  // forward_dynamics_crba: switch_points) has no one polynomial: its measured counts are used,
+  // so its comparisons are at the measured n only (crossover skips the n without a count).
   const auto flop_polynomial = [&](const char* alg) {
-    return [poly = flops_fit(series(rows, "RevoluteZ", alg, flops_of))](int n) {
-      return poly ? evaluate(*poly, n) : 0.0;
+    const auto measured = series(rows, "RevoluteZ", alg, flops_of);
+    return [poly = flops_fit(measured), measured](int n) {
+      if (poly) return evaluate(*poly, n);
+      for (const auto& [m, flops] : measured) {
+        if (m == n) return double(flops);
+      }
+      return 0.0;
     };
   };
   std::vector<int> all_n(128);
   std::iota(all_n.begin(), all_n.end(), 1);
-  std::cout << "\nBy flops (exact polynomials, n = 1..128): aba needs fewer than "
+  std::cout << "\nBy flops (exact polynomials, n = 1..128; a series piecewise in n at its "
+               "measured n only): aba needs fewer than "
                "forward_dynamics_crba "
             << from_text(crossover(all_n, flop_polynomial("aba"),
                                    flop_polynomial("forward_dynamics_crba")))
