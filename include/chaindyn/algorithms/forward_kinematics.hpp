@@ -12,9 +12,10 @@ namespace detail {
 
 /// data.liMi[i] = placement_i * J_i(q_i) for every joint, with the sines and cosines of all
 /// joint coordinates computed first in one batch (spatial/sincos.hpp). The first step of every
-/// algorithm that depends on q.
-template <typename Model>
-inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, DataFor<Model>& data,
+/// algorithm that depends on q. `data`: a Data, or any workspace with a liMi member (and, for
+/// a ChainX, sin_q and cos_q).
+template <typename Model, typename Work>
+inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, Work& data,
                                         const typename Model::Vector& q) noexcept {
   using Scalar = typename Model::Scalar;
   detail::assert_joint_vectors(model, q);
