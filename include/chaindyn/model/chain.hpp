@@ -254,6 +254,7 @@ class ChainBase {
   void set_gravity(const Vector3<Scalar>& g) {
     if (!all_finite(g)) throw_model_error("gravity ", format_vector(g), " is not finite");
     gravity_ = g;
+    // no angular part, ever: rnea's first-link step relies on it (algorithms/rnea.hpp)
     a0_ = Motion<Scalar>(Vector3<Scalar>::Zero(), -g);
   }
 
