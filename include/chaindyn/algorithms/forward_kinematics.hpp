@@ -39,7 +39,9 @@ inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, Work& data,
 /// The world-frame kinematics of links 0..last: data.liMi (every link, by joint_poses),
 /// data.oMi[i] = oMi[i-1] liMi[i] and the joint's motion subspace column in base coordinates
 /// about the base origin, data.oS[i] = oMi[i].act(S_i) (RBDA eq. 2.24; joint.subspace_in). The
-/// first pass of jacobian, joint_torques_from_wrench, coriolis_matrix and rnea_derivatives.
+/// first pass of jacobian, joint_torques_from_wrench, coriolis_matrix and crba in base
+/// coordinates. (aba and rnea_derivatives write the same steps out with for_each_joint_loop
+/// and oMi[0] copied late: see aba.hpp.)
 template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
     const Model& model, DataFor<Model>& data, const typename Model::Vector& q,

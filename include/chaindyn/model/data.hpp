@@ -147,7 +147,9 @@ namespace detail {
 /// The workspace of the returning forms `algo(model, ...)`: one Data per thread and model type,
 /// made on the heap (zero-filled) by the first returning form that runs in the thread and
 /// reused by every later one, so that a returning form costs its in-place form plus the copy
-/// of its result (crba's computes M in the matrix it returns: no copy): no zero-fill of the
+/// of its result (crba's computes M in the matrix it returns: no copy; below
+/// CHAINDYN_CRBA_BASE_COORDINATES_FROM joints on a compile-time chain it keeps its work in
+/// locals and takes no workspace, algorithms/crba.hpp): no zero-fill of the
 /// n x n matrices per call, no allocation after the first, nothing of Data's size on the
 /// caller's stack (Data<ChainN<double, 64, ...>> is ~220 KB). Freed when the thread exits. The
 /// returning forms call only in-place forms (or, for crba, detail::crba_into) with it, never
