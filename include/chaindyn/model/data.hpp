@@ -33,8 +33,13 @@ LinkForces<Model> link_forces(const Model& model) {
 /// origin) unless its name starts with `o`, which means base coordinates about the base origin.
 /// The comment of each member names the algorithms that fill it; the results of one call are
 /// valid until the next call that fills the same member.
+///
+/// Aligned to 32 bytes, so that where its members fall in cache lines and AVX vectors is fixed
+/// by the type, not drawn by the allocator: at the 8 or 16 bytes that a struct of doubles gets
+/// from malloc or the stack, g++ 12's aba on the iiwa ran 5-7 % slower at three of every four
+/// 8-byte offsets than at a multiple of 32 (docs/benchmarks.md, issue 14, eleventh session).
 template <typename Model>
-struct Data {
+struct alignas(32) Data {
   using Scalar = typename Model::Scalar;
   static constexpr int nq = Model::nq;
   using Vector = typename Model::Vector;
