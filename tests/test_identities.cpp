@@ -9,8 +9,10 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <cstdint>
 #include <limits>
 #include <memory>
+#include <utility>
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
@@ -250,6 +252,30 @@ TEMPLATE_LIST_TEST_CASE("in-place and returning forms agree, and reusing Data ch
     aba(model, data, q, qd, qdd);
     REQUIRE(data.qdd == aba(model, q, qd, qdd));
   });
+}
+
+TEST_CASE("Data is aligned to 32 bytes or more: on the stack, on the heap and per thread",
+          "[identities]") {
+  // Its members' places in cache lines are the type's, not the allocator's (data.hpp). Longer
+  // chains hold Eigen matrices that need more (64 with AVX-512): the alignment is the larger.
+  using Iiwa = robots::KukaIiwa<double>;
+  static_assert(alignof(Data<Iiwa>) >= 32 && alignof(Data<Iiwa>) % 32 == 0);
+  static_assert(alignof(Data<const Iiwa>) == alignof(Data<Iiwa>));
+  static_assert(alignof(Data<ChainN<double, 16, Revolute>>) >=
+                alignof(ChainN<double, 16, Revolute>::Matrix));
+  static_assert(alignof(Data<ChainN<float, 8, RevoluteZ>>) >= 32);
+  static_assert(alignof(Data<ChainX<double>>) >= 32);
+  const auto offset = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 32; };
+  const Iiwa iiwa = robots::kuka_iiwa<double>();
+  Data<Iiwa> on_stack;
+  const auto on_heap = std::make_unique<Data<Iiwa>>();
+  const auto boxed = std::make_unique<std::pair<char, Data<Iiwa>>>();
+  CHECK(offset(&on_stack) == 0);
+  CHECK(offset(on_heap.get()) == 0);
+  CHECK(offset(&boxed->second) == 0);
+  CHECK(offset(&detail::thread_workspace(iiwa)) == 0);
+  const Data<ChainN<double, 16, Revolute>> long_chain;
+  CHECK(reinterpret_cast<std::uintptr_t>(&long_chain) % alignof(decltype(long_chain)) == 0);
 }
 
 TEST_CASE("forward_dynamics_crba solves M qdd = tau - h - friction and equals aba on long chains",

@@ -7,6 +7,7 @@
 #include "chaindyn/model/per_link.hpp"
 #include "chaindyn/spatial/inertia.hpp"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 
@@ -26,6 +27,14 @@ LinkForces<Model> link_forces(const Model& model) {
   return f;
 }
 
+namespace detail {
+/// Data's alignment: 32 bytes, or its members' own when larger (one alignas, computed: g++ 12
+/// keeps only the last of several alignas on a class).
+template <typename Model>
+constexpr std::size_t data_alignment = std::max({std::size_t(32), alignof(typename Model::Matrix),
+                                                 alignof(typename Model::Vector)});
+}  // namespace detail
+
 /// Every intermediate and result of the algorithms, sized at compile time from the model (for a
 /// ChainX: when the Data is made, `Data<ChainX<double>> data(model)`), so that no algorithm
 /// allocates. One Data per thread; reuse it across calls (docs/conventions.md,
@@ -34,12 +43,14 @@ LinkForces<Model> link_forces(const Model& model) {
 /// The comment of each member names the algorithms that fill it; the results of one call are
 /// valid until the next call that fills the same member.
 ///
-/// Aligned to 32 bytes, so that where its members fall in cache lines and AVX vectors is fixed
-/// by the type, not drawn by the allocator: at the 8 or 16 bytes that a struct of doubles gets
-/// from malloc or the stack, g++ 12's aba on the iiwa ran 5-7 % slower at three of every four
-/// 8-byte offsets than at a multiple of 32 (docs/benchmarks.md, issue 14, eleventh session).
+/// Aligned to at least 32 bytes (more when a member needs more: Eigen aligns a 16 x 16 matrix of
+/// doubles to 64 with AVX-512), so that where its members fall in cache lines and AVX vectors
+/// is fixed by the type, not drawn by the allocator: at the 8 or 16 bytes that a struct of
+/// doubles gets from malloc or the stack, g++ 12's aba on the iiwa ran 5-7 % slower at three of
+/// every four 8-byte offsets than at a multiple of 32 (docs/benchmarks.md, issue 14, eleventh
+/// session).
 template <typename Model>
-struct alignas(32) Data {
+struct alignas(detail::data_alignment<Model>) Data {
   using Scalar = typename Model::Scalar;
   static constexpr int nq = Model::nq;
   using Vector = typename Model::Vector;
