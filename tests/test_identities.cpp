@@ -254,7 +254,7 @@ TEMPLATE_LIST_TEST_CASE("in-place and returning forms agree, and reusing Data ch
   });
 }
 
-TEST_CASE("Data is aligned to 32 bytes or more: on the stack, on the heap and per thread",
+TEST_CASE("Data and models are aligned: on the stack, on the heap and per thread",
           "[identities]") {
   // Its members' places in cache lines are the type's, not the allocator's (data.hpp). Longer
   // chains hold Eigen matrices that need more (64 with AVX-512): the alignment is the larger.
@@ -265,6 +265,8 @@ TEST_CASE("Data is aligned to 32 bytes or more: on the stack, on the heap and pe
                 alignof(ChainN<double, 16, Revolute>::Matrix));
   static_assert(alignof(Data<ChainN<float, 8, RevoluteZ>>) >= 32);
   static_assert(alignof(Data<ChainX<double>>) >= 32);
+  // a model's per-link numbers start at cache lines (chain.hpp)
+  static_assert(alignof(Iiwa) == 64 && alignof(ChainN<double, 7, Revolute>) == 64);
   const auto offset = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 32; };
   const Iiwa iiwa = robots::kuka_iiwa<double>();
   Data<Iiwa> on_stack;
@@ -274,6 +276,8 @@ TEST_CASE("Data is aligned to 32 bytes or more: on the stack, on the heap and pe
   CHECK(offset(on_heap.get()) == 0);
   CHECK(offset(&boxed->second) == 0);
   CHECK(offset(&detail::thread_workspace(iiwa)) == 0);
+  const auto model_on_heap = std::make_unique<Iiwa>(iiwa);
+  CHECK(reinterpret_cast<std::uintptr_t>(model_on_heap.get()) % 64 == 0);
   const Data<ChainN<double, 16, Revolute>> long_chain;
   CHECK(reinterpret_cast<std::uintptr_t>(&long_chain) % alignof(decltype(long_chain)) == 0);
 }

@@ -416,8 +416,12 @@ class ChainBase {
   }
 
   PerLinkArray<Link<Scalar>, N> links_;
-  PerLinkArray<Transform<Scalar>, N> placement_;
-  PerLinkArray<Inertia<Scalar>, N> inertia_;       ///< link + payload: what the algorithms read
+  // What the algorithms read starts at a cache line (and the model with it), so that where the
+  // numbers fall in cache lines is the type's, not the allocator's: at 8-byte offsets of the
+  // model, the iiwa's rnea ran 5-6 % slower at half of them with both compilers
+  // (docs/benchmarks.md, issue 14, eleventh session).
+  alignas(64) PerLinkArray<Transform<Scalar>, N> placement_;
+  alignas(64) PerLinkArray<Inertia<Scalar>, N> inertia_;       ///< link + payload: what the algorithms read
   PerLinkArray<Inertia<Scalar>, N> link_inertia_;  ///< the link's own, as constructed
   PerLinkArray<ComInertia<Scalar>, N> com_inertia_;  ///< inertia_ by its centre of mass
   PerLinkArray<std::optional<Payload<Scalar>>, N> payload_;  ///< as given (user's link frame)
@@ -427,9 +431,11 @@ class ChainBase {
   std::vector<NamedFrame<Scalar, N>> frames_;
   ModelChecks checks_;
   bool has_dynamics_ = true;
-  Vector damping_, friction_, armature_;
+  alignas(64) Vector damping_;
+  alignas(64) Vector friction_;
+  alignas(64) Vector armature_;
   Vector3<Scalar> gravity_;
-  Motion<Scalar> a0_;
+  alignas(64) Motion<Scalar> a0_;
 };
 
 }  // namespace detail
