@@ -72,7 +72,8 @@ struct alignas(detail::data_alignment<Model>) Data {
   std::size_t size() const noexcept { return liMi.size(); }
 
   // (The order of the members is measured: with the results first, g++'s aba on the iiwa ran
-  // 7 % slower in an A/B. Keep the kinematics first.)
+  // 7 % slower in an A/B. Keep the kinematics first. That A/B predates the alignment above, so
+  // it may have measured where malloc put each Data rather than the order.)
 
   // Kinematics: every algorithm that depends on q fills liMi; the world-frame ones oMi and oS.
   PerLink<Transform<Scalar>> liMi;  ///< pose of link i in its parent: placement_i * J_i(q_i)
