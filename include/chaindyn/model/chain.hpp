@@ -421,7 +421,7 @@ class ChainBase {
   // model, the iiwa's rnea ran 5-6 % slower at half of them with both compilers
   // (docs/benchmarks.md, issue 14, eleventh session).
   alignas(64) PerLinkArray<Transform<Scalar>, N> placement_;
-  alignas(64) PerLinkArray<Inertia<Scalar>, N> inertia_;       ///< link + payload: what the algorithms read
+  alignas(64) PerLinkArray<Inertia<Scalar>, N> inertia_;  ///< link + payload (what they read)
   PerLinkArray<Inertia<Scalar>, N> link_inertia_;  ///< the link's own, as constructed
   PerLinkArray<ComInertia<Scalar>, N> com_inertia_;  ///< inertia_ by its centre of mass
   PerLinkArray<std::optional<Payload<Scalar>>, N> payload_;  ///< as given (user's link frame)
