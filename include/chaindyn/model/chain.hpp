@@ -416,10 +416,13 @@ class ChainBase {
   }
 
   PerLinkArray<Link<Scalar>, N> links_;
-  // What the algorithms read starts at a cache line (and the model with it), so that where the
-  // numbers fall in cache lines is the type's, not the allocator's: at 8-byte offsets of the
-  // model, the iiwa's rnea ran 5-6 % slower at half of them with both compilers
-  // (docs/benchmarks.md, issue 14, eleventh session).
+  // The placements, the inertias rnea and crba read, the joint-dynamics vectors and the base
+  // acceleration start at cache lines (and the model with it), so that where these numbers fall
+  // in cache lines is the type's, not the allocator's: at 8-byte offsets of the model, the
+  // iiwa's rnea ran 5-6 % slower at half of them with both compilers. com_inertia_ (aba's) is
+  // left where it falls: at a cache line too, clang++'s aba ran 3-7 % slower. A ChainX's
+  // arrays live on the heap, where malloc aligns them (docs/benchmarks.md, issue 14, eleventh
+  // session).
   alignas(64) PerLinkArray<Transform<Scalar>, N> placement_;
   alignas(64) PerLinkArray<Inertia<Scalar>, N> inertia_;  ///< link + payload (what they read)
   PerLinkArray<Inertia<Scalar>, N> link_inertia_;  ///< the link's own, as constructed
