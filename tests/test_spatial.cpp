@@ -330,7 +330,7 @@ TEMPLATE_LIST_TEST_CASE("forward kinematics equals the product of homogeneous ma
           kind = joint.kind;
         }
       };
-      model.for_each_joint(read_joint);
+      model.joints_forward(read_joint);
       if (slots[i].axis < 0) {
         REQUIRE(relative_error(axis, l.axis->normalized()) < 1e-15);
       } else {

@@ -146,7 +146,7 @@ struct LagrangeEulerData {
       : J(n), mr(n), generator(n), A(n), T(n), rel(std::size_t(n) * n), TQ(n),
         U(std::size_t(n) * n), UQ(std::size_t(n) * n), Ujkm(std::size_t(n) * n),
         h_ikm(std::size_t(n) * n * n) {
-    model.for_each_joint([&](const std::size_t j, const auto& joint) {
+    model.joints_forward([&](const std::size_t j, const auto& joint) {
       using JointModel = std::decay_t<decltype(joint)>;
       detail::Generator<Scalar>& g = generator[j];
       g.revolute = JointModel::kind == JointKind::revolute;
@@ -194,7 +194,7 @@ template <typename Model>
 void le_kinematics(const Model& model, LagrangeEulerData<Model>& d,
                    const typename Model::Vector& q) noexcept {
   constexpr std::size_t n = std::size_t(Model::nq);
-  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+  model.joints_forward([&](const std::size_t i, const auto& joint) {
     d.A[i] = homogeneous(joint.pose(model.placement(i), q[Eigen::Index(i)]));
   });
   d.T[0] = d.A[0];

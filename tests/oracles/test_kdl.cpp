@@ -110,7 +110,7 @@ KDL::Segment to_kdl_segment(const Link<double>& l, const Eigen::Vector3d& axis) 
 template <typename Model>
 KDL::Chain to_kdl_chain(const Model& model) {
   KDL::Chain chain;
-  model.for_each_joint([&](const std::size_t i, const auto& joint) {
+  model.joints_forward([&](const std::size_t i, const auto& joint) {
     chain.addSegment(to_kdl_segment(model.link(i), joint.axis()));
   });
   return chain;

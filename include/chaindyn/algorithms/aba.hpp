@@ -14,6 +14,7 @@
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/model/data.hpp"
+#include "chaindyn/model/joint_walks.hpp"
 
 namespace chaindyn {
 
@@ -42,10 +43,10 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   // stalls g++ 12 on store forwarding (A/B, g++ -O3, medians of 8: UR5 aba +8 %, iiwa +3 %), so
   // that copy is made after this pass, and no step reads oMi[0].
   // The steps that depend on the joint type (a Chain of different types unrolls them) apart
-  // from the rest, which every chain runs as one loop (for_each_index; g++ 12, iiwa as a
+  // from the rest, which every chain runs as one loop (indices_forward; g++ 12, iiwa as a
   // Chain of Placed joints: 1,590 ns as one unrolled pass, 1,170 with passes 2 and 3 as loops).
   const Transform<Scalar>* parent = nullptr;
-  model.for_each_joint_loop([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.joints_forward(large_body, [&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const Transform<Scalar>& x =
         i == 0 ? data.liMi[0] : (data.oMi[i] = compose(joint, *parent, data.liMi[i]));
     parent = &x;
@@ -54,7 +55,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   // v (and a in pass 3) carried from link to link in a local, stored once per link and never
   // read back (see rnea.hpp's forward pass)
   Motion<Scalar> v_parent;
-  model.for_each_index([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA Table 7.1
@@ -74,7 +75,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   // store forwarding.
   ArticulatedInertia<Scalar> ia_child;
   Force<Scalar> pa_child;
-  model.for_each_index_reverse([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+  model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     const Motion<Scalar>& v = data.ov[i];
@@ -114,7 +115,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   });
   // Pass 3, base to tip: accelerations.
   Motion<Scalar> a_parent = model.base_acceleration();
-  model.for_each_index([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     // a'_i = a_p(i) + c_i, a_0 = -gravity;  qdd_i = (u_i - U_i^T a'_i) / D_i;  a_i = a'_i + S_i qdd_i
     // (times pass 2's 1 / D_i: a division is ~13 cycles of latency on this chain, per joint)

@@ -112,7 +112,7 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
     }
   };
   for (std::size_t g = 0; g < count; ++g) p[g].setZero();
-  model.for_each_joint_reverse_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+  model.joints_backward(large_body, [&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& uf = data.oU[i];
@@ -150,7 +150,7 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
            Eigen::Block<Scratch, Eigen::Dynamic, 6>(pg, first, 0, rows, 6));
   });
   for (std::size_t g = 0; g < count; ++g) a[g].setZero();
-  model.for_each_joint_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+  model.joints_forward(large_body, [&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& uf = data.oU[i];

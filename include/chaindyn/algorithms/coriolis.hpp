@@ -89,7 +89,7 @@ void coriolis_matrix(const Model& model, DataFor<Model>& data, const Eigen::Matr
   detail::assert_joint_vectors(model, qd);
   // Forward pass: everything in base coordinates about the base origin.
   detail::world_kinematics(model, data, q);  // oMi, S_i = oS[i]
-  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+  model.joints_forward([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     data.ov[i] = i == 0 ? data.oS[i] * qd[k] : data.ov[i - 1] + data.oS[i] * qd[k];  // v_i
     data.oSdot[i] = cross(data.ov[i], data.oS[i]);                              // v_i x S_i

@@ -15,6 +15,7 @@
 
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/model/data.hpp"
+#include "chaindyn/model/joint_walks.hpp"
 
 #include <algorithm>
 
@@ -35,7 +36,7 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Wor
   // every other one is written once, by its child, below
   const std::size_t last = detail::joint_count(model) - 1;
   data.Ic[last] = model.inertia(last);
-  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.joints_backward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto ki = Eigen::Index(i);
     // I^c_i is complete (its child added itself below): F = I^c_i S_i, M_ii = S_i^T F
     Force<Scalar> f = joint.column(data.Ic[i]);
@@ -43,7 +44,7 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Wor
     // M_ji = M_ij = S_j^T (Xup_{j+1}^T ... Xup_i^T F) for the ancestors j of i: F is carried
     // into each ancestor's coordinates by the transform of the joint below it (its pattern)
     if (i > 0) f = to_parent(joint, data.liMi[i], f);
-    model.for_each_ancestor(i, [&](const std::size_t j, const auto& ancestor) CHAINDYN_ALWAYS_INLINE {
+    model.ancestors_backward(i, [&](const std::size_t j, const auto& ancestor) CHAINDYN_ALWAYS_INLINE {
       const auto kj = Eigen::Index(j);
       M(kj, ki) = M(ki, kj) = ancestor.project(f);
       if (j > 0) f = to_parent(ancestor, data.liMi[j], f);
@@ -66,10 +67,10 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
   const auto n = Eigen::Index(detail::joint_count(model));  // a constant for Chain and ChainN
   const bool transpose_after = n * n * Eigen::Index(sizeof(Scalar)) > 32768;
   world_kinematics(model, data, q);  // oMi, oS
-  model.for_each_joint_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+  model.joints_forward(large_body, [&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.oIc[i] = model.inertia_in(i, data.oMi[i]);  // oI_i
   });
-  model.for_each_joint_reverse_loop([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+  model.joints_backward(large_body, [&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto ki = Eigen::Index(i);
     if (Eigen::Index(i) + 1 < n) data.oIc[i] += data.oIc[i + 1];  // oI^c_i
     const Force<Scalar> f = data.oIc[i] * data.oS[i];

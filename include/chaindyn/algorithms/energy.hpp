@@ -18,7 +18,7 @@ typename Model::Scalar kinetic_energy(const Model& model, DataFor<Model>& data,
   detail::assert_joint_vectors(model, qd);
   Scalar t(0);
   detail::joint_poses(model, data, detail::as_joint_vector<Model>(q.derived()));
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i];
     Motion<Scalar>& v = data.v[i];

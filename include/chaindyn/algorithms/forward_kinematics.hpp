@@ -24,13 +24,13 @@ inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, Work& data,
     Scalar* s = data.sin_q.data();
     Scalar* c = data.cos_q.data();
     sincos(q.data(), s, c, int(q.size()));
-    model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)], s[i], c[i]);
     });
   } else {
     std::array<Scalar, std::size_t(Model::nq)> s, c;
     sincos(q.data(), s.data(), c.data(), Model::nq);
-    model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       data.liMi[i] = joint.pose(model.placement(i), q[Eigen::Index(i)], s[i], c[i]);
     });
   }
@@ -40,14 +40,14 @@ inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, Work& data,
 /// data.oMi[i] = oMi[i-1] liMi[i] and the joint's motion subspace column in base coordinates
 /// about the base origin, data.oS[i] = oMi[i].act(S_i) (RBDA eq. 2.24; joint.subspace_in). The
 /// first pass of jacobian, joint_torques_from_wrench, coriolis_matrix and crba in base
-/// coordinates. (aba and rnea_derivatives write the same steps out with for_each_joint_loop
+/// coordinates. (aba and rnea_derivatives write the same steps out in a large_body walk
 /// and oMi[0] copied late: see aba.hpp.)
 template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
     const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
     std::size_t last = std::size_t(-1)) noexcept {
   joint_poses(model, data, q);
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     if (i > last) return;
     data.oMi[i] = i == 0 ? data.liMi[i] : compose(joint, data.oMi[i - 1], data.liMi[i]);
     data.oS[i] = joint.subspace_in(data.oMi[i]);
@@ -63,7 +63,7 @@ void forward_kinematics(const Model& model, DataFor<Model>& data,
                         const Eigen::MatrixBase<Q>& q) noexcept {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
   detail::joint_poses(model, data, detail::as_joint_vector<Model>(q.derived()));
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     data.oMi[i] = i == 0 ? data.liMi[i] : detail::compose(joint, data.oMi[i - 1], data.liMi[i]);
   });
 }

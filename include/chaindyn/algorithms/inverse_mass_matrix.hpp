@@ -32,12 +32,12 @@ void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
   const std::size_t n = detail::joint_count(model);
   // Poses and rigid-body inertias, base to tip.
   detail::joint_poses(model, data, q);
-  model.for_each_joint([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+  model.joints_forward([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.IA[i] = ArticulatedInertia<Scalar>(model.inertia(i));
   });
   // Articulated inertias, tip to base: U_i = IA_i S_i, D_i = S_i^T U_i + armature_i,
   // IA_p(i) += Xup_i^T (IA_i - U_i U_i^T / D_i) Xup_i.
-  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.joints_backward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     data.U[i] = joint.column(data.IA[i]);
     data.D[k] = joint.project(data.U[i]) + model.armature()[k];
@@ -50,7 +50,7 @@ void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
   for (std::size_t j = 0; j < n; ++j) {
     // Bias pass for tau = e_j, from joint j to the base; u_i = 0 beyond j.
     Force<Scalar> pa;  // pA_i + U_i u_i / D_i of the joint just visited, in its link frame
-    model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    model.joints_backward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       const auto k = Eigen::Index(i);
       if (i > j) {
         data.u[k] = Scalar(0);
@@ -68,7 +68,7 @@ void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
     // Acceleration pass, base to tip: column j of M^-1.
     Motion<Scalar> a;  // a_i; zero at the base (no gravity, no velocity)
     const auto kj = Eigen::Index(j);
-    model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       const auto k = Eigen::Index(i);
       if (i > 0) a = data.liMi[i].act_inv(a);
       const Scalar qdd = (data.u[k] - dot(a, data.U[i])) / data.D[k];

@@ -167,7 +167,7 @@ void jdot_qd(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q
   const std::size_t link = frame.link();
   const Transform<Scalar>& frame_in_link = frame.placement();
   detail::joint_poses(model, data, q);
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     if (i > link) return;
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i];

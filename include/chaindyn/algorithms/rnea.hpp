@@ -34,7 +34,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
   // term (perf, g++ -O3 -march=native, 2026-11-26). f stays built in place: as a local too,
   // clang++'s rnea ran 12 % slower (docs/benchmarks.md, issue 14 g++ section).
   if constexpr (kPoses) joint_poses(model, data, q);
-  model.for_each_joint([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i];
     const Inertia<Scalar>& inertia = model.inertia(i);
@@ -85,7 +85,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
     }
   });
   // Backward pass: tip to base.
-  model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  model.joints_backward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     // tau_i = S_i^T f_i (+ friction + armature),  f_p(i) += Xup_i^* f_i     RBDA eq. (5.10-11)
     Scalar tau = joint.project(data.f[i]);

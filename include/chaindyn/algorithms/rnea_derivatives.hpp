@@ -44,6 +44,7 @@
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/model/data.hpp"
+#include "chaindyn/model/joint_walks.hpp"
 
 #include <array>
 #include <memory>
@@ -328,7 +329,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   //
   // Only the joint poses and each joint's column S_i depend on the joint's type. They run
   // first, unrolled over the joint types; everything after them is the same arithmetic for
-  // every link and runs as one loop (for_each_index, as in aba), whatever the chain (the iiwa's
+  // every link and runs as one loop (indices_forward, as in aba), whatever the chain (the iiwa's
   // pass, 37 KB of code unrolled whole, overflowed the instruction caches of the machines of
   // docs/benchmarks.md).
   // Link i's base pose composes its parent's (with the placement's pattern, as aba does), read
@@ -340,7 +341,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   if constexpr (!from_aba) {
     joint_poses(model, data, q);
     const Transform<Scalar>* parent = nullptr;
-    model.for_each_joint_loop([&](const std::size_t i, const auto& joint)
+    model.joints_forward(large_body, [&](const std::size_t i, const auto& joint)
                                   CHAINDYN_ALWAYS_INLINE {
       const Transform<Scalar>& x =
           i == 0 ? data.liMi[0] : (data.oMi[i] = compose(joint, *parent, data.liMi[i]));
@@ -349,7 +350,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
     });
     data.oMi[0] = data.liMi[0];
   }
-  model.for_each_index([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     set_row(dd.pair_s, i, s);

@@ -104,7 +104,7 @@ void link_regressor_columns(const Model& model, const DataFor<Model>& data, cons
     const Inertia<Scalar> unit = unit_inertia<Scalar>(p);
     Force<Scalar> f = unit * a + cross(v, unit * v);
     // carry f from link k to the base, projecting on each joint on the way
-    model.for_each_joint_reverse([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    model.joints_backward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       if (i > k) return;
       if (i < k) f = data.liMi[i + 1].act(f);
       Y(Eigen::Index(i), col0 + p) = joint.project(f);

@@ -15,7 +15,7 @@ namespace chaindyn {
 
 namespace detail {
 template <typename Scalar, int N>
-class ChainBase;
+class ChainFrames;
 }  // namespace detail
 
 /// A frame F fixed on link `link()` of a chain of N joints, or on the base. Only a chain makes
@@ -50,7 +50,7 @@ class Frame {
 
  private:
   template <typename, int>
-  friend class detail::ChainBase;
+  friend class detail::ChainFrames;
   Frame(std::size_t link, const Transform<Scalar>& placement) noexcept
       : link_(link), placement_(placement) {}
 
