@@ -6,9 +6,11 @@
 #pragma once
 
 #include "chaindyn/batch/aba.hpp"
+#include "chaindyn/batch/columns.hpp"
 #include "chaindyn/batch/crba.hpp"
 #include "chaindyn/batch/derivatives.hpp"
 #include "chaindyn/batch/kinematics.hpp"
 #include "chaindyn/batch/pack.hpp"
 #include "chaindyn/batch/rnea.hpp"
+#include "chaindyn/batch/worker_pool.hpp"
 #include "chaindyn/batch/workspace.hpp"

@@ -22,19 +22,15 @@ void aba(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::Ma
   detail::check_batch_size(tau, N, n, "aba", "Tau");
   detail::check_batch_size(qdd_out, N, n, "aba", "Qdd");
   auto& qdd = const_cast<Eigen::MatrixBase<Qdd>&>(qdd_out);  // Eigen's idiom for output blocks
-  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
-    Data<PackModel>& data = ws.data(t);
-    auto& [pq, pqd, ptau] = ws.inputs(t);
-    for (Eigen::Index c = first; c < first + count; c += W) {
-      const int m = int(std::min<Eigen::Index>(W, first + count - c));
-      detail::gather(q, c, m, pq);
-      detail::gather(qd, c, m, pqd);
-      detail::gather(tau, c, m, ptau);
-      chaindyn::aba(ws.model(), data, pq, pqd, ptau);
-      detail::scatter(data.qdd, c, m, qdd);
-    }
-  };
-  ws.for_each_range(n, sizeof(double) * std::size_t(N), kernel);
+  ws.map_columns(n, sizeof(double) * std::size_t(N), [&](auto& w, Eigen::Index c, int m) CHAINDYN_ALWAYS_INLINE {
+    Data<PackModel>& data = w.data();
+    auto& [pq, pqd, ptau] = w.inputs;
+    detail::gather(q, c, m, pq);
+    detail::gather(qd, c, m, pqd);
+    detail::gather(tau, c, m, ptau);
+    chaindyn::aba(ws.model(), data, pq, pqd, ptau);
+    detail::scatter(data.qdd, c, m, qdd);
+  });
 }
 
 /// Returning form: a Workspace made for this call (it allocates; in a loop, keep a Workspace).

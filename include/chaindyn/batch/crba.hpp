@@ -20,17 +20,13 @@ void crba(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   detail::check_batch_size(q, N, n, "crba", "Q");
   detail::check_batch_size(m_out, N, N * n, "crba", "Ms");
   auto& ms = const_cast<Eigen::MatrixBase<Ms>&>(m_out);  // Eigen's idiom for output blocks
-  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
-    Data<PackModel>& data = ws.data(t);
-    auto& pq = ws.inputs(t)[0];
-    for (Eigen::Index c = first; c < first + count; c += W) {
-      const int m = int(std::min<Eigen::Index>(W, first + count - c));
-      detail::gather(q, c, m, pq);
-      chaindyn::crba(ws.model(), data, pq);
-      detail::scatter_matrices(data.M, c, m, ms);
-    }
-  };
-  ws.for_each_range(n, sizeof(double) * std::size_t(N * N), kernel);
+  ws.map_columns(n, sizeof(double) * std::size_t(N * N), [&](auto& w, Eigen::Index c, int m) CHAINDYN_ALWAYS_INLINE {
+    Data<PackModel>& data = w.data();
+    auto& pq = w.inputs[0];
+    detail::gather(q, c, m, pq);
+    chaindyn::crba(ws.model(), data, pq);
+    detail::scatter_matrices(data.M, c, m, ms);
+  });
 }
 
 /// Returning form (N x N n): a Workspace made for this call (it allocates).

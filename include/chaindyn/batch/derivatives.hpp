@@ -29,20 +29,16 @@ void rnea_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   detail::check_batch_size(dtau_dqd_out, N, N * n, "rnea_derivatives", "dTau_dqd");
   auto& dtau_dq = const_cast<Eigen::MatrixBase<DQ>&>(dtau_dq_out);
   auto& dtau_dqd = const_cast<Eigen::MatrixBase<DQd>&>(dtau_dqd_out);
-  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
-    DerivativesData<PackModel>& dd = ws.derivatives_data(t);
-    auto& [pq, pqd, pqdd] = ws.inputs(t);
-    for (Eigen::Index c = first; c < first + count; c += W) {
-      const int m = int(std::min<Eigen::Index>(W, first + count - c));
-      detail::gather(q, c, m, pq);
-      detail::gather(qd, c, m, pqd);
-      detail::gather(qdd, c, m, pqdd);
-      chaindyn::rnea_derivatives(ws.model(), dd, pq, pqd, pqdd);
-      detail::scatter_matrices(dd.dtau_dq, c, m, dtau_dq);
-      detail::scatter_matrices(dd.dtau_dqd, c, m, dtau_dqd);
-    }
-  };
-  ws.for_each_range(n, sizeof(double) * std::size_t(N * N), kernel);
+  ws.map_columns(n, sizeof(double) * std::size_t(N * N), [&](auto& w, Eigen::Index c, int m) CHAINDYN_ALWAYS_INLINE {
+    DerivativesData<PackModel>& dd = w.derivatives;
+    auto& [pq, pqd, pqdd] = w.inputs;
+    detail::gather(q, c, m, pq);
+    detail::gather(qd, c, m, pqd);
+    detail::gather(qdd, c, m, pqdd);
+    chaindyn::rnea_derivatives(ws.model(), dd, pq, pqd, pqdd);
+    detail::scatter_matrices(dd.dtau_dq, c, m, dtau_dq);
+    detail::scatter_matrices(dd.dtau_dqd, c, m, dtau_dqd);
+  });
 }
 
 /// d qdd / d q, d qdd / d qd and d qdd / d tau = M^-1 of aba at every column s of Q, Qd, Tau
@@ -68,21 +64,17 @@ void aba_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   auto& dqdd_dq = const_cast<Eigen::MatrixBase<DQ>&>(dqdd_dq_out);
   auto& dqdd_dqd = const_cast<Eigen::MatrixBase<DQd>&>(dqdd_dqd_out);
   auto& dqdd_dtau = const_cast<Eigen::MatrixBase<DTau>&>(dqdd_dtau_out);
-  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
-    DerivativesData<PackModel>& dd = ws.derivatives_data(t);
-    auto& [pq, pqd, ptau] = ws.inputs(t);
-    for (Eigen::Index c = first; c < first + count; c += W) {
-      const int m = int(std::min<Eigen::Index>(W, first + count - c));
-      detail::gather(q, c, m, pq);
-      detail::gather(qd, c, m, pqd);
-      detail::gather(tau, c, m, ptau);
-      chaindyn::aba_derivatives(ws.model(), dd, pq, pqd, ptau);
-      detail::scatter_matrices(dd.dqdd_dq, c, m, dqdd_dq);
-      detail::scatter_matrices(dd.dqdd_dqd, c, m, dqdd_dqd);
-      detail::scatter_matrices(dd.dqdd_dtau, c, m, dqdd_dtau);
-    }
-  };
-  ws.for_each_range(n, sizeof(double) * std::size_t(N * N), kernel);
+  ws.map_columns(n, sizeof(double) * std::size_t(N * N), [&](auto& w, Eigen::Index c, int m) CHAINDYN_ALWAYS_INLINE {
+    DerivativesData<PackModel>& dd = w.derivatives;
+    auto& [pq, pqd, ptau] = w.inputs;
+    detail::gather(q, c, m, pq);
+    detail::gather(qd, c, m, pqd);
+    detail::gather(tau, c, m, ptau);
+    chaindyn::aba_derivatives(ws.model(), dd, pq, pqd, ptau);
+    detail::scatter_matrices(dd.dqdd_dq, c, m, dqdd_dq);
+    detail::scatter_matrices(dd.dqdd_dqd, c, m, dqdd_dqd);
+    detail::scatter_matrices(dd.dqdd_dtau, c, m, dqdd_dtau);
+  });
 }
 
 }  // namespace chaindyn::batch

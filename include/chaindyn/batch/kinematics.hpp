@@ -23,20 +23,16 @@ void frame_pose(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
   detail::check_batch_size(poses_out, 3, 4 * n, "frame_pose", "Poses");
   auto& poses = const_cast<Eigen::MatrixBase<P>&>(poses_out);
   const FrameFor<PackModel> pack_frame = ws.model().cast_frame(frame);
-  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
-    Data<PackModel>& data = ws.data(t);
-    auto& pq = ws.inputs(t)[0];
+  ws.map_columns(n, sizeof(double) * 12, [&](auto& w, Eigen::Index c, int m) CHAINDYN_ALWAYS_INLINE {
+    Data<PackModel>& data = w.data();
+    auto& pq = w.inputs[0];
     Eigen::Matrix<PackScalar, 3, 4> pose;
-    for (Eigen::Index c = first; c < first + count; c += W) {
-      const int m = int(std::min<Eigen::Index>(W, first + count - c));
-      detail::gather(q, c, m, pq);
-      const Transform<PackScalar>& x = chaindyn::frame_pose(ws.model(), data, pq, pack_frame);
-      pose.template leftCols<3>() = x.rotation;
-      pose.col(3) = x.translation;
-      detail::scatter_matrices(pose, c, m, poses);
-    }
-  };
-  ws.for_each_range(n, sizeof(double) * 12, kernel);
+    detail::gather(q, c, m, pq);
+    const Transform<PackScalar>& x = chaindyn::frame_pose(ws.model(), data, pq, pack_frame);
+    pose.template leftCols<3>() = x.rotation;
+    pose.col(3) = x.translation;
+    detail::scatter_matrices(pose, c, m, poses);
+  });
 }
 
 /// The Jacobian of the frame `frame` (a handle of the double model) in coordinates `rf` at
@@ -53,18 +49,14 @@ void jacobian(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Fram
   detail::check_batch_size(js_out, 6, N * n, "jacobian", "Js");
   auto& js = const_cast<Eigen::MatrixBase<J>&>(js_out);
   const FrameFor<PackModel> pack_frame = ws.model().cast_frame(frame);
-  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
-    Data<PackModel>& data = ws.data(t);
-    auto& pq = ws.inputs(t)[0];
-    auto& jac = ws.jacobian(t);
-    for (Eigen::Index c = first; c < first + count; c += W) {
-      const int m = int(std::min<Eigen::Index>(W, first + count - c));
-      detail::gather(q, c, m, pq);
-      chaindyn::jacobian(ws.model(), data, pq, pack_frame, rf, jac);
-      detail::scatter_matrices(jac, c, m, js);
-    }
-  };
-  ws.for_each_range(n, sizeof(double) * std::size_t(6 * N), kernel);
+  ws.map_columns(n, sizeof(double) * std::size_t(6 * N), [&](auto& w, Eigen::Index c, int m) CHAINDYN_ALWAYS_INLINE {
+    Data<PackModel>& data = w.data();
+    auto& pq = w.inputs[0];
+    auto& jac = w.jacobian;
+    detail::gather(q, c, m, pq);
+    chaindyn::jacobian(ws.model(), data, pq, pack_frame, rf, jac);
+    detail::scatter_matrices(jac, c, m, js);
+  });
 }
 
 }  // namespace chaindyn::batch

@@ -23,19 +23,15 @@ void rnea(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q, const Eigen::M
   detail::check_batch_size(qdd, N, n, "rnea", "Qdd");
   detail::check_batch_size(tau_out, N, n, "rnea", "Tau");
   auto& tau = const_cast<Eigen::MatrixBase<Tau>&>(tau_out);  // Eigen's idiom for output blocks
-  const auto kernel = [&](int t, Eigen::Index first, Eigen::Index count) CHAINDYN_FLATTEN {
-    Data<PackModel>& data = ws.data(t);
-    auto& [pq, pqd, pqdd] = ws.inputs(t);
-    for (Eigen::Index c = first; c < first + count; c += W) {
-      const int m = int(std::min<Eigen::Index>(W, first + count - c));
-      detail::gather(q, c, m, pq);
-      detail::gather(qd, c, m, pqd);
-      detail::gather(qdd, c, m, pqdd);
-      chaindyn::rnea(ws.model(), data, pq, pqd, pqdd);
-      detail::scatter(data.tau, c, m, tau);
-    }
-  };
-  ws.for_each_range(n, sizeof(double) * std::size_t(N), kernel);
+  ws.map_columns(n, sizeof(double) * std::size_t(N), [&](auto& w, Eigen::Index c, int m) CHAINDYN_ALWAYS_INLINE {
+    Data<PackModel>& data = w.data();
+    auto& [pq, pqd, pqdd] = w.inputs;
+    detail::gather(q, c, m, pq);
+    detail::gather(qd, c, m, pqd);
+    detail::gather(qdd, c, m, pqdd);
+    chaindyn::rnea(ws.model(), data, pq, pqd, pqdd);
+    detail::scatter(data.tau, c, m, tau);
+  });
 }
 
 /// Returning form: a Workspace made for this call (it allocates; in a loop, keep a Workspace
