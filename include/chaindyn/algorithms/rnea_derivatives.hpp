@@ -44,6 +44,7 @@
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/model/data.hpp"
+#include "chaindyn/model/derivatives_data.hpp"
 #include "chaindyn/model/joint_walks.hpp"
 
 #include <array>
@@ -53,26 +54,6 @@
 namespace chaindyn {
 
 namespace detail {
-/// n rounded up to a whole number of Eigen's SIMD packets of Scalar (n itself when Scalar has
-/// no packet, e.g. AutoDiff).
-template <typename Scalar>
-constexpr int padded_to_packets(int n) {
-  constexpr int w = Eigen::internal::packet_traits<Scalar>::Vectorizable
-                        ? int(Eigen::internal::packet_traits<Scalar>::size)
-                        : 1;
-  return (n + w - 1) / w * w;
-}
-/// DerivativesData::solve_y when no padding is needed, solve_k when the solves do not use it
-struct Unpadded {};
-
-/// aba_derivatives solves with M^-1 in joint space (aba_solve_joint_space, O(n^2) per
-/// right-hand side) on a compile-time chain of fewer joints than this, and by ABA's own passes
-/// (aba_solve_rows, O(n) per right-hand side) from here on and on a ChainX: ~n^2 against ~24 n
-/// multiply-adds per right-hand side (docs/benchmarks.md, issue 14, ninth session).
-constexpr int kJointSpaceSolveBelow = 16;
-template <typename Model>
-constexpr bool solve_in_joint_space =
-    Model::nq != Eigen::Dynamic && Model::nq < kJointSpaceSolveBelow;
 
 /// The rate of change d/dt I = (v x*) I - I (v x) of a rigid body's spatial inertia I
 /// (expressed about a fixed origin O) while the body moves with spatial velocity v = (w; v_O):
@@ -129,96 +110,6 @@ inline CHAINDYN_ALWAYS_INLINE void set_row(Rows& m, std::size_t k, const Vec& x)
   for (int c = 0; c < 3; ++c) m(r, 3 + c) = x.linear[c];
 }
 }  // namespace detail
-
-/// The workspace of rnea_derivatives and aba_derivatives: a Data<Model> (`data`: the kinematics,
-/// the RNEA and ABA intermediates, tau, qdd, Minv; pass it to any other in-place algorithm) and
-/// beside it the derivative matrices and the intermediates only the derivatives need. About
-/// 5 n^2 + 100 n numbers: allocate it once (e.g. std::make_unique), reuse it. Fixed-size: the
-/// algorithms allocate nothing.
-template <typename Model>
-struct DerivativesData {
-  using Scalar = typename Model::Scalar;
-  using Matrix = typename Model::Matrix;
-  template <typename T>
-  using PerLink = typename Data<Model>::template PerLink<T>;
-
-  /// The workspace of a compile-time chain.
-  DerivativesData() : DerivativesData(data) {}
-  /// The workspace of `model` (a ChainX's: allocates here, once).
-  explicit DerivativesData(const Model& model) : data(model) { resize(); }
-  DerivativesData(const DerivativesData& other) = default;
-  DerivativesData& operator=(const DerivativesData& other) = default;
-
-  /// The number of links this workspace is sized for.
-  std::size_t size() const noexcept { return data.size(); }
-
-  Data<Model> data;  ///< tau (rnea_derivatives), qdd (aba_derivatives), the base-coordinate
-                     ///< kinematics oMi, oS, ov, oa and composite inertias oIc, Minv, ...
-
-  Matrix dtau_dq;    ///< d tau / d q (rnea_derivatives)
-  Matrix dtau_dqd;   ///< d tau / d qd (rnea_derivatives)
-  Matrix dqdd_dq;    ///< d qdd / d q (aba_derivatives)
-  Matrix dqdd_dqd;   ///< d qdd / d qd (aba_derivatives)
-  Matrix dqdd_dtau;  ///< d qdd / d tau = M^-1 (aba_derivatives)
-
-  // Base coordinates, about the base origin (rnea_derivatives; see its file comment).
-  PerLink<Motion<Scalar>> psi;        ///< psi_j = S_j x v_{j-1}
-  PerLink<Motion<Scalar>> upsilon;    ///< u_j = S_j x a_{j-1} - psi_j x v_{j-1}
-  PerLink<Force<Scalar>> oh;          ///< h_i = I_i v_i
-  PerLink<Force<Scalar>> of;          ///< f_i = I_i a_i + v_i x* h_i
-  PerLink<Inertia<Scalar>> oIdot;     ///< Idot_i = (v_i x*) I_i - I_i (v_i x) (zero mass)
-  PerLink<Force<Scalar>> col_q;       ///< S_k x* F_k - Ic_k u_k - 2 Bc_k psi_k
-  PerLink<Force<Scalar>> col_qd;      ///< 2 Bc_k S_k - 2 Ic_k psi_k
-  /// Row i: a spatial vector of link i, stored row-wise so that its six components for all
-  /// links are six contiguous columns (the O(n^2) step runs down them, SIMD packets of rows).
-  using PairRows = Eigen::Matrix<Scalar, Model::nq, 6>;
-  PairRows pair_s;    ///< S_i
-  PairRows pair_ics;  ///< Ic_i S_i
-  PairRows pair_bts;  ///< 2 Bc_i^T S_i
-
-  // aba_derivatives' solves with M^-1 (aba_derivatives.hpp): the right-hand sides one per row,
-  // their count padded to a whole number of SIMD packets (Eigen's packet size for Scalar: 8
-  // doubles with AVX-512, 4 with AVX, 1 for non-SIMD scalars), and pA_i and a_i likewise.
-  static constexpr int solve_rows = Model::nq == Eigen::Dynamic
-                                        ? int(Eigen::Dynamic)
-                                        : detail::padded_to_packets<Scalar>(Model::nq);
-  static constexpr bool solve_padded = solve_rows != Model::nq;  // never for a ChainX
-  using SolveScratch = Eigen::Matrix<Scalar, solve_rows, 6>;
-  using SolveRows = Eigen::Matrix<Scalar, solve_rows, Model::nq>;
-  std::array<SolveScratch, 3> solve_p;
-  std::array<SolveScratch, 3> solve_a;
-  /// the right-hand sides when padded (else the solves run in the result matrices)
-  std::conditional_t<solve_padded, std::array<SolveRows, 3>, detail::Unpadded> solve_y;
-  /// the joint-space couplings K of aba_solve_joint_space (column i: S_j . U_i / D_i, j < i)
-  std::conditional_t<detail::solve_in_joint_space<Model>, Matrix, detail::Unpadded> solve_k;
-
- private:
-  explicit DerivativesData(const Data<Model>&) { resize(); }
-  void resize() {
-    const std::size_t n = data.size();
-    const auto k = Eigen::Index(n);
-    for (auto* p : {&dtau_dq, &dtau_dqd, &dqdd_dq, &dqdd_dqd, &dqdd_dtau}) *p = Matrix::Zero(k, k);
-    for (auto* p : {&psi, &upsilon}) detail::resize_per_link(*p, n);
-    for (auto* p : {&oh, &of, &col_q, &col_qd}) detail::resize_per_link(*p, n);
-    detail::resize_per_link(oIdot, n);
-    for (auto* p : {&pair_s, &pair_ics, &pair_bts}) *p = PairRows::Zero(k, 6);
-    if constexpr (detail::solve_in_joint_space<Model>) solve_k.setZero();
-    if constexpr (Model::nq == Eigen::Dynamic) {
-      for (auto* p : {&solve_p, &solve_a}) {
-        for (SolveScratch& m : *p) m = SolveScratch::Zero(k, 6);
-      }
-    }
-  }
-};
-
-template <typename Model>
-struct DerivativesData<const Model> : DerivativesData<Model> {
-  using DerivativesData<Model>::DerivativesData;
-};
-
-/// The workspace parameter of the derivative algorithms, Model deduced from the model only.
-template <typename Model>
-using DerivativesDataFor = typename detail::type_identity<DerivativesData<Model>>::type;
 
 /// The result of the returning form of rnea_derivatives.
 template <typename Model>
@@ -329,15 +220,13 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   //
   // Only the joint poses and each joint's column S_i depend on the joint's type. They run
   // first, unrolled over the joint types; everything after them is the same arithmetic for
-  // every link and runs as one loop (indices_forward, as in aba), whatever the chain (the iiwa's
-  // pass, 37 KB of code unrolled whole, overflowed the instruction caches of the machines of
-  // docs/benchmarks.md).
+  // every link and runs as one loop (indices_forward, as in aba), whatever the chain (unrolled
+  // whole, the pass overflows the instruction caches).
   // Link i's base pose composes its parent's (with the placement's pattern, as aba does), read
   // through `parent` (the previous step's), and link 0's is liMi[0] itself, copied into
   // oMi[0] after these steps (as in aba.hpp: the copy right after joint_poses stored liMi[0]
-  // stalls g++ 12 on store forwarding). The same steps as aba's pass 1, written out in both:
-  // as one shared inline function, clang++'s iiwa aba ran 1.4-1.9 % slower in four processes
-  // (its aba_pass 128 bytes shorter; A/B, tenth session).
+  // stalls g++ on store forwarding). The same steps as aba's pass 1, written out in both: as
+  // one shared inline function, clang++'s aba runs slower.
   if constexpr (!from_aba) {
     joint_poses(model, data, q);
     const Transform<Scalar>* parent = nullptr;

@@ -10,7 +10,7 @@
 #include "chaindyn/batch/pack.hpp"
 #include "chaindyn/batch/worker_pool.hpp"
 #include "chaindyn/error.hpp"
-#include "chaindyn/algorithms/rnea_derivatives.hpp"
+#include "chaindyn/model/derivatives_data.hpp"
 
 #include <algorithm>
 #include <array>
