@@ -9,6 +9,7 @@
 #include "support/aristo.hpp"
 #include <chaindyn/robots/panda.hpp>
 #include <chaindyn/robots/puma560.hpp>
+#include <chaindyn/closed_form/two_link_arm.hpp>
 #include <chaindyn/robots/two_link_arm.hpp>
 #include <chaindyn/robots/ur5.hpp>
 

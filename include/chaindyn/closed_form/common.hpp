@@ -4,9 +4,8 @@
 #pragma once
 
 #include "chaindyn/model/chain.hpp"
+#include "chaindyn/robots/two_link_arm.hpp"
 
-#include <string>
-#include <utility>
 
 namespace chaindyn::closed_form::detail {
 
@@ -22,23 +21,9 @@ Transform<Scalar> downward_placement() {
   return Transform<Scalar>::Rotation(r);
 }
 
-/// A straight link of a planar mechanism moving about its joint's z axis: the link frame's x
-/// axis runs along the link, the centre of mass sits at (d, 0, 0), and the rotational inertia
-/// about the centre of mass is diag(0, I_c, I_c) (a thin rod's: no inertia about its own
-/// axis; I_c about the joint axis z). A point mass is I_c = 0.
-template <typename Scalar>
-Link<Scalar> planar_link(std::string name, const Transform<Scalar>& placement,
-                         const Scalar& mass, const Scalar& d, const Scalar& inertia_about_com) {
-  Link<Scalar> link;
-  link.name = std::move(name);
-  link.placement = placement;
-  link.mass = mass;
-  link.com = Vector3<Scalar>(d, Scalar(0), Scalar(0));
-  link.inertia = Matrix3<Scalar>::Zero();
-  link.inertia(1, 1) = inertia_about_com;
-  link.inertia(2, 2) = inertia_about_com;
-  return link;
-}
+/// The planar link of the built-in two-link arm (robots/two_link_arm.hpp), shared by every
+/// planar closed form.
+using robots::detail::planar_link;
 
 /// x = M^-1 r for a 2x2 matrix M by Cramer's rule (M positive definite, so det M > 0). Plain
 /// arithmetic, so that every scalar type (float, double, AutoDiffScalar) takes the same path.

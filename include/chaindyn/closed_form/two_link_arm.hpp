@@ -60,7 +60,7 @@ class TwoLinkArm {
   static constexpr int nq = 2;
   using Vector = Eigen::Matrix<Scalar, 2, 1>;
   using Matrix = Eigen::Matrix<Scalar, 2, 2>;
-  using ChainType = Chain<Scalar, RevoluteZ, RevoluteZ>;
+  using ChainType = robots::TwoLinkPlanar<Scalar>;
 
   Scalar m1 = Scalar(1);                ///< link 1 mass (kg)
   Scalar m2 = Scalar(1);                ///< link 2 mass (kg)
@@ -165,12 +165,7 @@ class TwoLinkArm {
 
   /// The same system as a chain (see the class comment); its coordinates equal q.
   ChainType to_chain() const {
-    const std::array<Link<Scalar>, 2> links = {
-        detail::planar_link<Scalar>("link1", Transform<Scalar>::Identity(), m1, d1, I1),
-        detail::planar_link<Scalar>(
-            "link2", Transform<Scalar>::Translation(Vector3<Scalar>(a1, Scalar(0), Scalar(0))),
-            m2, d2, I2)};
-    return ChainType(links, Vector3<Scalar>(Scalar(0), -g, Scalar(0)));
+    return robots::two_link_planar_chain<Scalar>(m1, m2, a1, d1, d2, I1, I2, g);
   }
 
   /// A q, qd, qdd or tau vector in the coordinates of to_chain(): the identity here.
@@ -180,3 +175,15 @@ class TwoLinkArm {
 };
 
 }  // namespace chaindyn::closed_form
+
+namespace chaindyn::robots {
+
+/// The built-in two-link arm's closed form (robots::two_link_arm(): uniform rods 3 kg x 2 m and
+/// 1 kg x 1 m); its to_chain() is robots::two_link_arm().
+template <typename Scalar = double>
+closed_form::TwoLinkArm<Scalar> two_link_arm_closed_form() {
+  const TwoLinkArmRods<Scalar> r;
+  return closed_form::TwoLinkArm<Scalar>::uniform_rods(r.m1, r.m2, r.a1, r.a2, r.g);
+}
+
+}  // namespace chaindyn::robots
