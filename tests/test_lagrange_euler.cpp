@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "../benchmarks/baselines/lagrange_euler.hpp"
+#include "baselines/lagrange_euler.hpp"
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
