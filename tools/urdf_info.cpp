@@ -75,19 +75,19 @@ std::string number(double x) {
 }
 
 /// The tree, one link per line, indented by depth: "link  <- joint (type, axis ...)  mass".
-void print_tree(const urdf::detail::Document& d, const urdf::detail::Tree& t, std::ostream& out) {
+void print_tree(const urdf::Document& d, const urdf::Tree& t, std::ostream& out) {
   out << "tree (each link with the joint that leads to it):\n";
   std::vector<std::pair<std::size_t, int>> stack{{t.root, 0}};
   while (!stack.empty()) {
     const auto [l, depth] = stack.back();
     stack.pop_back();
-    const urdf::detail::LinkRecord& r = d.links[l];
+    const urdf::LinkRecord& r = d.links[l];
     out << "  " << std::string(std::size_t(2 * depth), ' ') << shown(r.name);
     const std::size_t j = t.parent_joint[l];
     if (j == npos) {
       out << "  (root: the base, fixed to the world)";
     } else {
-      const urdf::detail::JointRecord& jr = d.joints[j];
+      const urdf::JointRecord& jr = d.joints[j];
       out << "  <- " << shown(jr.name) << " (" << urdf::detail::type_name(jr.type);
       if (urdf::detail::moving(jr) && urdf::detail::supported(jr)) {
         out << ", axis " << number(jr.axis[0]) << ' ' << number(jr.axis[1]) << ' '
@@ -114,11 +114,11 @@ struct Tip {
 /// The tips of every chain: the leaves of the tree of moving joints a chain can hold
 /// (revolute, continuous, prismatic; floating and planar joints end a chain), and the links
 /// where that tree branches, depth first in document order.
-std::vector<Tip> chain_tips(const urdf::detail::Document& d, const urdf::detail::Tree& t,
-                            const urdf::detail::Bodies& b) {
+std::vector<Tip> chain_tips(const urdf::Document& d, const urdf::Tree& t,
+                            const urdf::Bodies& b) {
   std::vector<std::vector<std::size_t>> next(d.links.size());
   for (std::size_t j = 0; j < d.joints.size(); ++j) {
-    const urdf::detail::JointRecord& jr = d.joints[j];
+    const urdf::JointRecord& jr = d.joints[j];
     if (urdf::detail::moving(jr) && urdf::detail::supported(jr)) {
       next[b.body[t.parent_index[j]]].push_back(j);
     }
@@ -248,11 +248,11 @@ int main(int argc, char** argv) {
   bool ok = true;
   try {
     const std::string text = urdf::detail::read_file(o.path);
-    const urdf::detail::Document d = urdf::detail::read_document(text);
-    const urdf::detail::Tree t = urdf::detail::check_tree(d);
-    const urdf::detail::Bodies b = urdf::detail::weld_fixed_joints(d, t);
+    const urdf::Document d = urdf::detail::read_document(text);
+    const urdf::Tree t = urdf::detail::check_tree(d);
+    const urdf::Bodies b = urdf::detail::weld_fixed_joints(d, t);
     int counts[6] = {};
-    for (const urdf::detail::JointRecord& j : d.joints) ++counts[int(j.type)];
+    for (const urdf::JointRecord& j : d.joints) ++counts[int(j.type)];
     out << "robot '" << shown(d.robot_name) << "' (" << shown(o.path) << "): " << d.links.size()
         << " links, " << d.joints.size() << " joints";
     const urdf::JointType all[] = {urdf::JointType::revolute, urdf::JointType::continuous,

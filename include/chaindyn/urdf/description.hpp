@@ -68,6 +68,28 @@ struct Description {
   ModelChecks checks;
 };
 
+/// The tree of a document (urdf::Document), checked by detail::check_tree: every joint's links
+/// exist, every link has at most one parent joint, no cycles, a single root. Indices are into
+/// Document::links and Document::joints; Tree::none (detail::npos) marks the root's parent.
+struct Tree {
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> parent_joint;  ///< per link, none for the root
+  std::vector<std::size_t> parent_index;  ///< per joint, its parent link's index
+  std::vector<std::size_t> child_index;   ///< per joint, its child link's index
+  std::vector<std::vector<std::size_t>> child_joints;  ///< per link, in document order
+  std::size_t root = none;
+  std::map<std::string, std::size_t> link_index;
+};
+
+/// Every link's body (the link it is welded to by fixed joints: the nearest ancestor-or-self
+/// that is the root or the child of a moving joint) and its pose in that body's frame, per
+/// link of a Document (detail::weld_fixed_joints).
+struct Bodies {
+  std::vector<std::size_t> body;
+  std::vector<Transform<double>> pose;
+  std::vector<std::size_t> order;  ///< links in breadth-first order from the root
+};
+
 namespace detail {
 
 inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -97,17 +119,6 @@ inline std::string model_error_text(const ModelError& e) {
   if (s.compare(0, prefix.size(), prefix) == 0) s.erase(0, prefix.size());
   return s;
 }
-
-/// The tree of a document, checked: every joint's links exist, every link has at most one
-/// parent joint, no cycles, a single root.
-struct Tree {
-  std::vector<std::size_t> parent_joint;  ///< per link, npos for the root
-  std::vector<std::size_t> parent_index;  ///< per joint, its parent link's index
-  std::vector<std::size_t> child_index;   ///< per joint, its child link's index
-  std::vector<std::vector<std::size_t>> child_joints;  ///< per link, in document order
-  std::size_t root = npos;
-  std::map<std::string, std::size_t> link_index;
-};
 
 inline Place link_place(const LinkRecord& l) { return Place{quoted("link", l.name), l.line}; }
 inline Place joint_place(const JointRecord& j) { return Place{quoted("joint", j.name), j.line}; }
@@ -204,14 +215,6 @@ inline Tree check_tree(const Document& d) {
   t.root = roots[0];
   return t;
 }
-
-/// Every link's body (the link it is welded to by fixed joints: the nearest ancestor-or-self
-/// that is the root or the child of a moving joint) and its pose in that body's frame.
-struct Bodies {
-  std::vector<std::size_t> body;
-  std::vector<Transform<double>> pose;
-  std::vector<std::size_t> order;  ///< links in breadth-first order from the root
-};
 
 inline Bodies weld_fixed_joints(const Document& d, const Tree& t) {
   const std::size_t n = d.links.size();

@@ -35,10 +35,12 @@ namespace chaindyn::urdf {
 /// chain cannot hold them (an error when one lies on the root-to-tip path, left out otherwise).
 enum class JointType { revolute, continuous, prismatic, fixed, floating, planar };
 
-namespace detail {
-
+/// The parsed document, public so that tools can show a file's whole tree (chaindyn-urdf-info):
+/// the records of its links and joints as read and checked value by value, before the tree
+/// checks (urdf::Tree) and before any chain is chosen.
+///
 /// One <link>: its inertial, turned into the link frame (com = inertial origin, inertia =
-/// R I R^T with R the inertial origin's rotation).
+/// R I R^T with R the inertial origin's rotation); `line` is the element's line in the file.
 struct LinkRecord {
   std::string name;
   int line = 0;
@@ -48,7 +50,7 @@ struct LinkRecord {
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
 };
 
-/// One <joint>.
+/// One <joint>, as written (origin, axis, limits, dynamics, mimic); `line` its line.
 struct JointRecord {
   std::string name;
   int line = 0;
@@ -65,13 +67,15 @@ struct JointRecord {
   int mimic_line = 0;  ///< 0: no <mimic>
 };
 
-/// The records of a document, in document order.
+/// The records of a document, in document order (read by detail::read_document).
 struct Document {
   std::string robot_name;
   int robot_line = 0;
   std::vector<LinkRecord> links;
   std::vector<JointRecord> joints;
 };
+
+namespace detail {
 
 inline std::string quoted(std::string_view kind, std::string_view name) {
   std::string out(kind);
