@@ -113,34 +113,50 @@ TEST_CASE("pseudo-inertia: the sum over point masses, its inverse, physical cons
   CHECK(project_eigenvalues_above(good, 1e-6) == good);
 }
 
-TEST_CASE("the 4x4 Jacobi eigen-decomposition equals Eigen's SelfAdjointEigenSolver, repeated "
-          "and zero eigenvalues included",
-          "[identification][consistency]") {
-  std::mt19937 gen(test::kSeed + 19);
-  std::vector<Eigen::Matrix4d> cases;
+namespace {
+
+/// detail::symmetric_eigen<N> against Eigen's SelfAdjointEigenSolver on random symmetric
+/// matrices (indefinite, semi-definite, repeated and zero eigenvalues), zero, diagonal and tiny.
+template <int N>
+void check_symmetric_eigen(std::mt19937& gen) {
+  using Mat = Eigen::Matrix<double, N, N>;
+  using Vec = Eigen::Matrix<double, N, 1>;
+  std::vector<Mat> cases;
   for (int trial = 0; trial < 40; ++trial) {
-    const Eigen::Matrix4d r = Eigen::Matrix4d::NullaryExpr([&] { return test::uniform(gen, -1.0, 1.0); });
-    cases.push_back(r + r.transpose());                                      // indefinite
-    cases.push_back(r * r.transpose());                                      // semi-definite
-    const Eigen::Vector4d d(1.0, 1.0, test::uniform(gen, -2.0, 2.0), 0.0);  // repeated and 0
-    const Eigen::Matrix4d qr = Eigen::HouseholderQR<Eigen::Matrix4d>(r).householderQ();
+    const Mat r = Mat::NullaryExpr([&] { return test::uniform(gen, -1.0, 1.0); });
+    cases.push_back(r + r.transpose());  // indefinite
+    cases.push_back(r * r.transpose());  // semi-definite
+    Vec d = Vec::Ones();                 // repeated and 0
+    d[N - 2] = test::uniform(gen, -2.0, 2.0);
+    d[N - 1] = 0.0;
+    const Mat qr = Eigen::HouseholderQR<Mat>(r).householderQ();
     cases.push_back(qr * d.asDiagonal() * qr.transpose());
   }
-  cases.push_back(Eigen::Matrix4d::Zero());
-  cases.push_back(Eigen::Vector4d(4.0, -1.0, 3.0, 2.0).asDiagonal());
+  cases.push_back(Mat::Zero());
+  cases.push_back(Vec::LinSpaced(N, 4.0, -1.0).asDiagonal());
   cases.push_back(1e-30 * cases.front());  // tiny scale
-  for (const Eigen::Matrix4d& a : cases) {
-    const detail::SymmetricEigen4 ours = detail::symmetric_eigen4(a);
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix4d> theirs(a);
+  for (const Mat& a : cases) {
+    const detail::SymmetricEigen<N> ours = detail::symmetric_eigen<N>(a);
+    const Eigen::SelfAdjointEigenSolver<Mat> theirs(a);
     const double scale = std::max(a.norm(), 1e-300);
     INFO("a =\n" << a);
     CHECK((ours.values - theirs.eigenvalues()).cwiseAbs().maxCoeff() <= 1e-14 * scale);
-    CHECK(std::is_sorted(ours.values.data(), ours.values.data() + 4));
+    CHECK(std::is_sorted(ours.values.data(), ours.values.data() + N));
     // orthonormal vectors that reassemble a (for repeated eigenvalues the vectors differ from
     // Eigen's: any basis of the eigenspace is right)
-    CHECK((ours.vectors.transpose() * ours.vectors - Eigen::Matrix4d::Identity()).cwiseAbs().maxCoeff() <= 2e-14);
+    CHECK((ours.vectors.transpose() * ours.vectors - Mat::Identity()).cwiseAbs().maxCoeff() <= 2e-14);
     CHECK((ours.vectors * ours.values.asDiagonal() * ours.vectors.transpose() - a).cwiseAbs().maxCoeff() <= 2e-14 * scale);
   }
+}
+
+}  // namespace
+
+TEST_CASE("the 3x3 and 4x4 Jacobi eigen-decompositions equal Eigen's SelfAdjointEigenSolver, "
+          "repeated and zero eigenvalues included",
+          "[identification][consistency]") {
+  std::mt19937 gen(test::kSeed + 19);
+  check_symmetric_eigen<4>(gen);
+  check_symmetric_eigen<3>(gen);
 }
 
 namespace {

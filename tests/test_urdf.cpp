@@ -1261,7 +1261,7 @@ TEST_CASE("urdf real files: the repair's principal moments (Smith's closed form)
     if (k == 0) a = Eigen::Matrix3d::Constant(0.3);  // a double and a single eigenvalue
     if (k == 1) a = Eigen::Vector3d(0.2, -0.1, 0.5).asDiagonal();
     const Eigen::Vector3d e = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(a).eigenvalues();
-    CHECK((urdf::detail::symmetric_eigenvalues(a) - e).cwiseAbs().maxCoeff() < 1e-14);
+    CHECK((chaindyn::detail::symmetric_eigen<3>(a).values - e).cwiseAbs().maxCoeff() < 1e-14);
   }
 }
 

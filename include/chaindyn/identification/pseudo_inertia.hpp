@@ -18,74 +18,14 @@
 /// identification of robot_identification.hpp projects onto.
 #pragma once
 
+#include "chaindyn/spatial/symmetric_eigen.hpp"
+
 #include <Eigen/Core>
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 
 namespace chaindyn {
-
-namespace detail {
-
-/// A symmetric 4x4 matrix's eigen-decomposition a = vectors diag(values) vectors^T, values
-/// ascending, by the cyclic Jacobi method (Golub & Van Loan, "Matrix Computations", 4th ed.,
-/// sec. 8.5: Alg. 8.5.1 for each 2x2 symmetric Schur rotation, Alg. 8.5.3 for the sweeps).
-/// Jacobi's eigenvalues are accurate to a few ulps of ||a|| (quadratic convergence: 4-6 sweeps
-/// for 4x4); it is written out here instead of Eigen::SelfAdjointEigenSolver<Matrix4d> because
-/// that instantiation cost every file including identification.hpp ~4.6 s of clang++ front end
-/// (measured, -ftime-trace), whether it used the projection or not.
-struct SymmetricEigen4 {
-  Eigen::Vector4d values;
-  Eigen::Matrix4d vectors;
-};
-
-inline SymmetricEigen4 symmetric_eigen4(const Eigen::Matrix4d& in) {
-  Eigen::Matrix4d a = 0.5 * (in + in.transpose());
-  Eigen::Matrix4d v = Eigen::Matrix4d::Identity();
-  const double norm_sq = a.squaredNorm();
-  for (int sweep = 0; sweep < 32; ++sweep) {
-    double off_sq = 0.0;
-    for (int p = 0; p < 3; ++p) {
-      for (int q = p + 1; q < 4; ++q) off_sq += a(p, q) * a(p, q);
-    }
-    // off(a) <= 1e-17 ||a||_F: below the rounding of the diagonal (NaN input: all 32 sweeps)
-    if (!(off_sq > 1e-34 * norm_sq)) break;
-    for (int p = 0; p < 3; ++p) {
-      for (int q = p + 1; q < 4; ++q) {
-        if (a(p, q) == 0.0) continue;
-        // The rotation J (J_pp = J_qq = c, J_pq = s, J_qp = -s) with (J^T a J)_pq = 0
-        const double tau = (a(q, q) - a(p, p)) / (2.0 * a(p, q));
-        const double t = (tau >= 0.0 ? 1.0 : -1.0) / (std::abs(tau) + std::sqrt(1.0 + tau * tau));
-        const double c = 1.0 / std::sqrt(1.0 + t * t), s = t * c;
-        for (int k = 0; k < 4; ++k) {  // a <- a J, v <- v J
-          const double akp = a(k, p), akq = a(k, q);
-          a(k, p) = c * akp - s * akq;
-          a(k, q) = s * akp + c * akq;
-          const double vkp = v(k, p), vkq = v(k, q);
-          v(k, p) = c * vkp - s * vkq;
-          v(k, q) = s * vkp + c * vkq;
-        }
-        for (int k = 0; k < 4; ++k) {  // a <- J^T a
-          const double apk = a(p, k), aqk = a(q, k);
-          a(p, k) = c * apk - s * aqk;
-          a(q, k) = s * apk + c * aqk;
-        }
-      }
-    }
-  }
-  // ascending (insertion sort of four, the vectors with their values)
-  SymmetricEigen4 out{a.diagonal(), v};
-  for (int i = 1; i < 4; ++i) {
-    for (int j = i; j > 0 && out.values[j] < out.values[j - 1]; --j) {
-      std::swap(out.values[j], out.values[j - 1]);
-      out.vectors.col(j).swap(out.vectors.col(j - 1));
-    }
-  }
-  return out;
-}
-
-}  // namespace detail
 
 /// Ten inertial parameters of one body, the regressor's order (m, h_x, h_y, h_z, I_xx, I_xy,
 /// I_xz, I_yy, I_yz, I_zz), I about the link origin.
@@ -118,7 +58,7 @@ inline BodyParameters parameters_from_pseudo_inertia(const Eigen::Matrix4d& j_in
 /// The smallest eigenvalue of the pseudo-inertia divided by its largest: >= 0 for a physically
 /// consistent body, < 0 for one that no mass distribution has.
 inline double pseudo_inertia_margin(const BodyParameters& pi) {
-  const Eigen::Vector4d ev = detail::symmetric_eigen4(pseudo_inertia(pi)).values;
+  const Eigen::Vector4d ev = detail::symmetric_eigen<4>(pseudo_inertia(pi)).values;
   return ev[0] / std::max(std::abs(ev[3]), 1e-300);
 }
 
@@ -126,7 +66,7 @@ inline double pseudo_inertia_margin(const BodyParameters& pi) {
 /// eigenvalues are all >= `floor`: the eigenvalues below it raised to it (Higham, "Computing a
 /// nearest symmetric positive semidefinite matrix", Linear Algebra Appl. 103, 1988).
 inline Eigen::Matrix4d project_eigenvalues_above(const Eigen::Matrix4d& x, double floor) {
-  const detail::SymmetricEigen4 es = detail::symmetric_eigen4(x);
+  const detail::SymmetricEigen<4> es = detail::symmetric_eigen<4>(x);
   if (es.values[0] >= floor) return 0.5 * (x + x.transpose());
   const Eigen::Vector4d clipped = es.values.cwiseMax(floor);
   return es.vectors * clipped.asDiagonal() * es.vectors.transpose();

@@ -7,6 +7,7 @@
 
 #include "chaindyn/urdf/document.hpp"
 #include "chaindyn/urdf/report.hpp"
+#include "chaindyn/spatial/symmetric_eigen.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -304,47 +305,12 @@ inline void merge_inertia(const Document& d, const Bodies& b, std::size_t body,
   out.inertia = (0.5 * (out.inertia + out.inertia.transpose())).eval();
 }
 
-/// The eigenvalues of a symmetric 3x3 matrix, ascending, by the cyclic Jacobi method (Golub and
-/// Van Loan, Matrix Computations, 4th ed., sec. 8.5.2-8.5.3): plane rotations J^T A J, each
-/// zeroing one off-diagonal entry, until the off-diagonal part vanishes against the diagonal.
-/// Accurate to rounding also for repeated eigenvalues, where the closed form (an arccos near
-/// +-1) loses half the digits -- and a placeholder inertia's moments are often repeated.
-inline Eigen::Vector3d symmetric_eigenvalues(Eigen::Matrix3d a) {
-  for (int sweep = 0; sweep < 32; ++sweep) {
-    const double off = a(0, 1) * a(0, 1) + a(0, 2) * a(0, 2) + a(1, 2) * a(1, 2);
-    const double diag = a(0, 0) * a(0, 0) + a(1, 1) * a(1, 1) + a(2, 2) * a(2, 2);
-    if (!(off > 1e-36 * diag)) break;  // also ends on a zero matrix
-    for (int p = 0; p < 2; ++p) {
-      for (int q = p + 1; q < 3; ++q) {
-        if (a(p, q) == 0.0) continue;
-        // t = tan of the rotation angle, the smaller root of t^2 + 2 theta t - 1 = 0
-        const double theta = (a(q, q) - a(p, p)) / (2.0 * a(p, q));
-        const double t = std::abs(theta) > 1e150
-                             ? 0.5 / theta
-                             : (theta >= 0.0 ? 1.0 : -1.0) /
-                                   (std::abs(theta) + std::sqrt(theta * theta + 1.0));
-        const double c = 1.0 / std::sqrt(t * t + 1.0);
-        const double s = t * c;
-        Eigen::Matrix3d j = Eigen::Matrix3d::Identity();
-        j(p, p) = c;
-        j(q, q) = c;
-        j(p, q) = s;
-        j(q, p) = -s;
-        a = (j.transpose() * a * j).eval();
-        a(p, q) = a(q, p) = 0.0;
-      }
-    }
-  }
-  Eigen::Vector3d e = a.diagonal();
-  std::sort(e.data(), e.data() + 3);
-  return e;
-}
-
 /// The smallest s >= 0 for which I + s 1 satisfies the triangle inequality of principal moments
 /// (and so is positive semi-definite): with the moments l1 <= l2 <= l3, s = max(0, l3 - l1 - l2)
 /// ((l1 + s) + (l2 + s) >= l3 + s; then l1 + s >= l3 - l2 >= 0).
 inline double repair_shift(const Eigen::Matrix3d& inertia) {
-  const Eigen::Vector3d l = symmetric_eigenvalues(inertia);
+  // principal moments, ascending
+  const Eigen::Vector3d l = chaindyn::detail::symmetric_eigen<3>(inertia).values;
   return std::max(0.0, l[2] - l[0] - l[1]);
 }
 
