@@ -192,9 +192,8 @@ void emit(const Options& o, const chaindyn::urdf::Description& d, std::ostream& 
     s.kind = j.kind;
     s.axis = o.runtime_axes ? -1 : 2;
     slots.push_back(s);
-    const bool revolute = j.kind == JointKind::revolute;
-    types.push_back(o.runtime_axes ? (revolute ? "chaindyn::Revolute" : "chaindyn::Prismatic")
-                                   : (revolute ? "chaindyn::RevoluteZ" : "chaindyn::PrismaticZ"));
+    const chaindyn::JointKindInfo& info = chaindyn::kind_info(j.kind);
+    types.push_back(std::string("chaindyn::") + (o.runtime_axes ? info.type_axis : info.type_z));
   }
   std::vector<Eigen::Matrix3d> turns;
   const std::vector<chaindyn::Link<double>> links =

@@ -225,12 +225,11 @@ void check_joint_types(const std::array<DHRow<typename Model::Scalar>, N>& rows)
   for (std::size_t i = 0; i < N; ++i) {
     const JointKind kind = slots[i].kind;
     const bool about_z = slots[i].axis < 0 || slots[i].axis == 2;  // a run-time axis takes z
-    const char* wanted = rows[i].kind == JointKind::revolute ? "RevoluteZ (or Revolute)"
-                                                             : "PrismaticZ (or Prismatic)";
+    const JointKindInfo& wanted = kind_info(rows[i].kind);
     if (kind != rows[i].kind) {
       throw_model_error(row_label(i, rows[i]), ": a ", kind_name(rows[i].kind),
                         " row, but joint ", i, " of the chain type is ", kind_name(kind),
-                        "; use ", wanted);
+                        "; use ", wanted.type_z, " (or ", wanted.type_axis, ")");
     }
     if (!about_z) {
       throw_model_error(row_label(i, rows[i]), ": DH joints move about/along z of their frame",

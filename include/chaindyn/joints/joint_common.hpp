@@ -15,9 +15,25 @@ namespace chaindyn {
 
 enum class JointKind { revolute, prismatic };
 
-inline const char* kind_name(JointKind k) {
-  return k == JointKind::prismatic ? "prismatic" : "revolute";
-}
+/// What each joint kind is, in one table (one row per JointKind, in its order): the builders,
+/// the URDF parser, the regularity check and the tools read these instead of switching on the
+/// kind. A new 1-DoF kind adds a row (docs/extending.md).
+struct JointKindInfo {
+  JointKind kind;
+  const char* name;        ///< in messages, URDF reports and Python ("revolute")
+  bool rotates;            ///< S = (a; 0), a rotation about the axis; else (0; a), a translation
+  const char* type_z;      ///< the joint type with the axis z in its type ("RevoluteZ")
+  const char* type_axis;   ///< the joint type with the axis given per link ("Revolute")
+};
+inline constexpr JointKindInfo joint_kinds[] = {
+    {JointKind::revolute, "revolute", true, "RevoluteZ", "Revolute"},
+    {JointKind::prismatic, "prismatic", false, "PrismaticZ", "Prismatic"},
+};
+
+/// The row of `k` in joint_kinds.
+constexpr const JointKindInfo& kind_info(JointKind k) { return joint_kinds[int(k)]; }
+
+inline const char* kind_name(JointKind k) { return kind_info(k).name; }
 
 /// What a joint of a chain type is, as its model's static members say: its kind, and the
 /// coordinate axis fixed in its type (0: x, 1: y, 2: z) or -1 when the axis is given per link

@@ -2,16 +2,8 @@
 /// Revolute joints: RevoluteX/Y/Z with the axis in the type, Revolute with an axis at run time.
 ///
 /// A joint type is a tag that names the joint in a Chain; the chain stores, for scalar S,
-/// `Joint::model<S>`, the object the algorithms call. Every joint model offers:
-///   pose(placement, q)     placement * J(q): the link frame's pose in the parent link frame
-///   pose(placement, q, s, c)  the same given s = sin q, c = cos q (unused by prismatic joints)
-///   motion(qd)             S qd, the joint velocity (S: motion subspace, RBDA sec. 4.4)
-///   cross_motion(v, qd)    v x (S qd), the velocity-product acceleration of RBDA eq. (5.7)
-///   cross_force(qd, f)     (S qd) x* f, the velocity product of a force (RBDA eq. 2.32)
-///   subspace_in(x)         x.act(S): S in the coordinates x maps into (e.g. the base frame)
-///   project(f)             S^T f, the generalized force of a spatial force
-///   column(I)              I S for a rigid-body or articulated inertia
-/// S is constant in the joint frame for both kinds (no c_J term, RBDA Table 4.1).
+/// `Joint::model<S>`, the object the algorithms call: joints/joint_model.hpp lists what it
+/// offers and checks it.
 #pragma once
 
 #include "chaindyn/joints/joint_common.hpp"

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "chaindyn/joints/any_joint.hpp"
+#include "chaindyn/joints/joint_model.hpp"
 #include "chaindyn/joints/placed.hpp"
 #include "chaindyn/joints/prismatic.hpp"
 #include "chaindyn/joints/revolute.hpp"
@@ -54,6 +55,7 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))>,
  public:
   using Base::nq;
   using JointModels = std::tuple<typename Joints::template model<Scalar>...>;
+  static_assert((detail::check_joint_model<typename Joints::template model<Scalar>, Scalar>() && ...));
 
   /// Builds the chain from its links, base to tip; throws ModelError on bad input. `checks`
   /// (default: all) relaxes what is refused, for files loaded for kinematics or with inertias
@@ -120,6 +122,7 @@ class ChainN
  public:
   using Base::nq;
   using JointModel = typename Joint::template model<Scalar>;
+  static_assert(detail::check_joint_model<JointModel, Scalar>());
   /// Chains of up to this many joints are walked unrolled (detail::unroll_limit).
   static constexpr int unroll_limit = detail::unroll_limit<JointModel>;
 
@@ -184,6 +187,7 @@ class ChainX : public detail::ChainBase<Scalar, Eigen::Dynamic>,
  public:
   using Base::nq;
   using JointModel = detail::AnyJointModel<Scalar>;
+  static_assert(detail::check_joint_model<JointModel, Scalar, false>());
 
   /// Links base to tip and the kind of each joint (the axis of each: Link::axis, normalized).
   /// Throws ModelError for bad links (as Chain) or when the counts differ or are zero.

@@ -28,7 +28,7 @@ LinkForces<Model> link_forces(const Model& model) {
 }
 
 namespace detail {
-/// Data's alignment: 32 bytes, or its members' own when larger (one alignas, computed: g++ 12
+/// Data's alignment: 32 bytes, or its members' own when larger (one alignas, computed: g++
 /// keeps only the last of several alignas on a class).
 template <typename Model>
 constexpr std::size_t data_alignment = std::max({std::size_t(32), alignof(typename Model::Matrix),
@@ -45,10 +45,8 @@ constexpr std::size_t data_alignment = std::max({std::size_t(32), alignof(typena
 ///
 /// Aligned to at least 32 bytes (more when a member needs more: Eigen aligns a 16 x 16 matrix of
 /// doubles to 64 with AVX-512), so that where its members fall in cache lines and AVX vectors
-/// is fixed by the type, not drawn by the allocator: at the 8 or 16 bytes that a struct of
-/// doubles gets from malloc or the stack, g++ 12's aba on the iiwa ran 5-7 % slower at three of
-/// every four 8-byte offsets than at a multiple of 32 (docs/benchmarks.md, issue 14, eleventh
-/// session).
+/// is fixed by the type, not drawn by the allocator (at the 8 or 16 bytes that a struct of
+/// doubles gets from malloc or the stack, aba runs slower at most offsets).
 template <typename Model>
 struct alignas(detail::data_alignment<Model>) Data {
   using Scalar = typename Model::Scalar;
@@ -71,9 +69,7 @@ struct alignas(detail::data_alignment<Model>) Data {
   /// The number of links this workspace is sized for.
   std::size_t size() const noexcept { return liMi.size(); }
 
-  // (The order of the members is measured: with the results first, g++'s aba on the iiwa ran
-  // 7 % slower in an A/B. Keep the kinematics first. That A/B predates the alignment above, so
-  // it may have measured where malloc put each Data rather than the order.)
+  // The kinematics first, the results after them (the other order ran aba slower).
 
   // Kinematics: every algorithm that depends on q fills liMi; the world-frame ones oMi and oS.
   PerLink<Transform<Scalar>> liMi;  ///< pose of link i in its parent: placement_i * J_i(q_i)

@@ -428,7 +428,7 @@ template <typename Scalar>
 PivotJoint pivot_joint(const JointSlot& slot, const Link<Scalar>& link,
                        const Inertia<Scalar>& inertia, const Scalar& armature) {
   PivotJoint js;
-  js.prismatic = slot.kind == JointKind::prismatic;
+  js.prismatic = !kind_info(slot.kind).rotates;
   if (slot.axis >= 0) {
     for (int k = 0; k < 3; ++k) js.axis[k] = (k == slot.axis) ? 1.0 : 0.0;
   } else if (link.axis) {
