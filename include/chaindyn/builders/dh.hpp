@@ -234,7 +234,7 @@ void check_joint_types(const std::array<DHRow<typename Model::Scalar>, N>& rows)
     if (!about_z) {
       throw_model_error(row_label(i, rows[i]), ": DH joints move about/along z of their frame",
                         ", but joint ", i, " of the chain type has a fixed x or y axis; use ",
-                        wanted);
+                        wanted.type_z, " (or ", wanted.type_axis, ")");
     }
   }
 }
