@@ -181,6 +181,13 @@ std::string type_counts(const urdf::Description& c) {
   return out;
 }
 
+/// A parser message with the file's path in place of its "chaindyn::urdf: " prefix.
+std::string with_path(std::string message, const std::string& path) {
+  const std::string prefix = "chaindyn::urdf: ";
+  if (message.compare(0, prefix.size(), prefix) == 0) message.replace(0, prefix.size(), path + ": ");
+  return message;
+}
+
 /// The C++ call that loads the chain of `path` to `tip_name` (none: the default tip) with the
 /// inertia policy of `o`, as the user would write it.
 std::string load_call(const std::string& type, const Options& o, const std::string& tip_name,
@@ -237,8 +244,8 @@ bool print_chain(const std::string& text, const Options& o, const std::string& t
     try {
       (void)urdf::parse_any(text, load);
     } catch (const chaindyn::ModelError& e) {
-      out << "  not loadable: the chain's model refuses it\n    error: " << shown(e.what())
-          << "\n";
+      out << "  not loadable: the chain's model refuses it\n    error: "
+          << shown(with_path(e.what(), o.path)) << "\n";
       if (std::string(e.what()).find("moves no") != std::string::npos) {
         out << "    (a moving link without mass, e.g. a gripper finger: name a tip before it "
                "with --tip, or give the link its <inertial>)\n";
@@ -256,9 +263,7 @@ bool print_chain(const std::string& text, const Options& o, const std::string& t
     }
     return true;
   } catch (const chaindyn::ModelError& e) {
-    std::string message = e.what();
-    const std::string prefix = "chaindyn::urdf: ";
-    if (message.compare(0, prefix.size(), prefix) == 0) message.replace(0, prefix.size(), o.path + ": ");
+    const std::string message = with_path(e.what(), o.path);
     out << ": refused\n    error: " << shown(message) << "\n";
     if (message.find("InertiaPolicy::repair") != std::string::npos) {
       out << "    (here: --inertia repair or --inertia accept)\n";
@@ -321,7 +326,7 @@ int main(int argc, char** argv) {
         any_ok = any_ok || loads;
         main_ok = main_ok || (is_default && loads);
       }
-      ok = default_tip.empty() ? any_ok : main_ok;
+      ok = tips.empty() || (default_tip.empty() ? any_ok : main_ok);
     }
   } catch (const chaindyn::ModelError& e) {
     std::cout << out.str();

@@ -85,6 +85,5 @@ void bind_closed_form(py::module_& m) {
   spherical
       .def(py::init<double, double, double>(), arg("m"), arg("l"), arg("g") = 9.81);
 }
-}
 
 }  // namespace chaindyn::python

@@ -230,7 +230,6 @@ The base parameters are computed from the robot's kinematics when it is made.)do
           "The physical robot nearest the data, regularised towards `prior` (same kinematics). "
           "A dict: robot (a Robot), standard, base, residual_rms, least_squares_residual_rms, "
           "smallest_margin, newton_steps, converged. ValueError when least_squares() is not ok.");
-
 }
 
 }  // namespace chaindyn::python

@@ -69,7 +69,6 @@ void bind_simulation(py::module_& m) {
       "forward dynamics by aba. Returns a dict: t (N,), q, qd, qdd, tau (N, nq), steps, "
       "rejected_steps, evaluations. integrator: 'rk45' (adaptive, rtol/atol; "
       "output_interval > 0 for dense output), 'rk4' or 'semi_implicit_euler' (step dt).");
-
 }
 
 }  // namespace chaindyn::python

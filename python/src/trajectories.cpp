@@ -74,7 +74,6 @@ void bind_trajectories(py::module_& m) {
            }),
            arg("q0"), arg("qf"), arg("v_max"), arg("a_max"));
   bind_trajectory_calls(trap);
-
 }
 
 }  // namespace chaindyn::python
