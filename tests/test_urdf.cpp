@@ -1326,3 +1326,33 @@ TEST_CASE("urdf frames: a frame handle of a double chain works on its cast<float
   const Eigen::VectorXf qx = qf;
   CHECK(relative_error(frame_pose(xf, qx, handle).translation, x.translation) < 1e-5);
 }
+
+TEST_CASE("urdf: a wrong tip names the closest links, or says the name is a joint's",
+          "[urdf][boundary]") {
+  const std::string path = std::string(CHAINDYN_URDF_DATA_DIR) + "/ur5_robot.urdf";
+  CHECK_THROWS_WITH(urdf::load_any(path, "tool"),
+                    Catch::Matchers::Contains("the tip link 'tool' is not defined; the closest "
+                                              "link names: 'tool0'"));
+  CHECK_THROWS_WITH(urdf::load_any(path, "wrist_3_joint"),
+                    Catch::Matchers::Contains("it is the name of a joint") &&
+                        Catch::Matchers::Contains("child link 'wrist_3_link'"));
+}
+
+TEST_CASE("urdf: inertia rounding noise loads; an axis whose squared norm overflows is a "
+          "direction", "[urdf][boundary]") {
+  const auto one_link = [](const std::string& inertia, const std::string& axis) {
+    return "<robot name='r'><link name='base'/><link name='arm'><inertial><mass value='0.5'/>"
+           "<origin xyz='0.1 0 0'/><inertia " + inertia + "/></inertial></link>"
+           "<joint name='j' type='revolute'><parent link='base'/><child link='arm'/>"
+           "<axis xyz='" + axis + "'/><limit lower='-1' upper='1' effort='1' velocity='1'/>"
+           "</joint></robot>";
+  };
+  const std::string zero_but = "ixy='0' iyy='0' iyz='0' izz='0'";
+  CHECK_NOTHROW(urdf::parse_any(one_link("ixx='-5.4e-20' ixz='0' " + zero_but, "0 0 1")));
+  CHECK_NOTHROW(urdf::parse_any(one_link("ixx='0' ixz='2.4e-35' " + zero_but, "0 0 1")));
+  CHECK_THROWS_AS(urdf::parse_any(one_link("ixx='-1e-3' ixz='0' " + zero_but, "0 0 1")),
+                  ModelError);
+  const ChainX<double> arm = urdf::parse_any(
+      one_link("ixx='1e-3' ixz='0' ixy='0' iyy='1e-3' iyz='0' izz='1e-3'", "1e300 1e300 0"));
+  CHECK(arm.joint_count() == 1);  // before: the axis normalised to zero, refused as "moves no inertia"
+}

@@ -7,12 +7,17 @@
 /// Prints the tree of links and joints; every chain from the root link to a leaf of the tree of
 /// moving joints (and to each link where that tree branches), with its joint count and joint
 /// types, the suggested chain type (`ChainN<double, N, RevoluteZ>` or `Chain<double, ...>`, axes
-/// turned onto z: the fastest joint types) and the `urdf::load` call; and for each chain the
-/// parser's report (docs/urdf.md): what it leaves out, ignores, repairs or keeps, or the error
-/// that refuses it. With --tip, only the chain to that link.
+/// turned onto z: the fastest joint types) and the `urdf::load` call that loads it (with the
+/// --inertia policy given); and for each chain the parser's report (docs/urdf.md): what it
+/// leaves out, ignores, repairs or keeps, or the error that refuses it. Each chain is built as
+/// `load` builds it, so a chain shown with a load call loads (a moving link without mass, e.g.
+/// a gripper finger, is refused by the model's checks, and said so). With --tip, only the
+/// chain to that link.
 ///
-/// Exit status: 0 when every chain shown loads, 1 on a URDF error (the file, or a chain), 2 on a
-/// usage error.
+/// Exit status: 0 when the main chain loads -- the one `load` builds without a tip (the single
+/// leaf), or, in a file without a single leaf, some chain shown (its tip is then to be named) --
+/// even if another candidate chain is refused; with --tip, when that chain loads. 1 when it
+/// does not, or the file is refused; 2 on a usage error.
 #include "chaindyn/urdf.hpp"
 
 #include <cstdlib>
@@ -176,6 +181,28 @@ std::string type_counts(const urdf::Description& c) {
   return out;
 }
 
+/// A parser message with the file's path in place of its "chaindyn::urdf: " prefix.
+std::string with_path(std::string message, const std::string& path) {
+  const std::string prefix = "chaindyn::urdf: ";
+  if (message.compare(0, prefix.size(), prefix) == 0) message.replace(0, prefix.size(), path + ": ");
+  return message;
+}
+
+/// The C++ call that loads the chain of `path` to `tip_name` (none: the default tip) with the
+/// inertia policy of `o`, as the user would write it.
+std::string load_call(const std::string& type, const Options& o, const std::string& tip_name,
+                      bool default_tip) {
+  std::string call = "chaindyn::urdf::load<" + type + ">(\"" + shown(o.path) + "\"";
+  const std::string tip = default_tip ? std::string() : shown(tip_name);
+  if (o.load.inertia == urdf::InertiaPolicy::strict) {
+    if (!tip.empty()) call += ", \"" + tip + "\"";
+  } else {
+    call += std::string(", chaindyn::urdf::LoadOptions{\"") + tip +
+            "\", chaindyn::urdf::InertiaPolicy::" + urdf::policy_name(o.load.inertia) + "}";
+  }
+  return call + ")";
+}
+
 /// One chain: its joints, types, the chain type to use, the load call and the report (or the
 /// error). Returns false on an error.
 bool print_chain(const std::string& text, const Options& o, const std::string& tip_name,
@@ -213,10 +240,21 @@ bool print_chain(const std::string& text, const Options& o, const std::string& t
     out << "\n";
     out << "  mass on the chain: " << number(mass) << " kg"
         << (c.checks.regular ? "" : " (kinematics only: has_dynamics() will be false)") << "\n";
+    // the chain as load builds it: the model's own checks (a joint that moves no mass) too
+    try {
+      (void)urdf::parse_any(text, load);
+    } catch (const chaindyn::ModelError& e) {
+      out << "  not loadable: the chain's model refuses it\n    error: "
+          << shown(with_path(e.what(), o.path)) << "\n";
+      if (std::string(e.what()).find("moves no") != std::string::npos) {
+        out << "    (a moving link without mass, e.g. a gripper finger: name a tip before it "
+               "with --tip, or give the link its <inertial>)\n";
+      }
+      return false;
+    }
     const std::string type = chain_type(c);
     out << "  type: " << type << "\n";
-    out << "  load: chaindyn::urdf::load<" << type << ">(\"" << shown(o.path) << "\""
-        << (default_tip ? std::string() : ", \"" + shown(tip_name) + "\"") << ")\n";
+    out << "  load: " << load_call(type, o, tip_name, default_tip) << "\n";
     out << "  report: " << c.report.warnings() << " warning" << (c.report.warnings() == 1 ? "" : "s")
         << ", " << c.report.notes() << " note" << (c.report.notes() == 1 ? "" : "s")
         << " (--inertia " << urdf::policy_name(o.load.inertia) << ")\n";
@@ -225,9 +263,7 @@ bool print_chain(const std::string& text, const Options& o, const std::string& t
     }
     return true;
   } catch (const chaindyn::ModelError& e) {
-    std::string message = e.what();
-    const std::string prefix = "chaindyn::urdf: ";
-    if (message.compare(0, prefix.size(), prefix) == 0) message.replace(0, prefix.size(), o.path + ": ");
+    const std::string message = with_path(e.what(), o.path);
     out << ": refused\n    error: " << shown(message) << "\n";
     if (message.find("InertiaPolicy::repair") != std::string::npos) {
       out << "    (here: --inertia repair or --inertia accept)\n";
@@ -271,6 +307,7 @@ int main(int argc, char** argv) {
       out << "\nthe chain to the tip given (--tip):";
       ok = print_chain(text, o, o.load.tip, "chain to", false, out);
     } else {
+      bool main_ok = false, any_ok = false;
       const std::vector<Tip> tips = chain_tips(d, t, b);
       // the default tip (urdf::load without one), if the file has one
       std::string default_tip;
@@ -283,10 +320,13 @@ int main(int argc, char** argv) {
       if (tips.empty()) out << "\n  none: the file has no revolute, continuous or prismatic joint\n";
       for (const Tip& tip : tips) {
         const std::string& name = d.links[tip.link].name;
-        ok = print_chain(text, o, name, tip.branch ? "branch point" : "leaf",
-                         !tip.branch && name == default_tip, out) &&
-             ok;
+        const bool is_default = !tip.branch && name == default_tip;
+        const bool loads =
+            print_chain(text, o, name, tip.branch ? "branch point" : "leaf", is_default, out);
+        any_ok = any_ok || loads;
+        main_ok = main_ok || (is_default && loads);
       }
+      ok = tips.empty() || (default_tip.empty() ? any_ok : main_ok);
     }
   } catch (const chaindyn::ModelError& e) {
     std::cout << out.str();

@@ -36,6 +36,7 @@ void bind_algorithms(py::module_& m) {
       "rnea",
       [](const Robot& r, const py::object& q, const py::object& qd, const py::object& qdd,
          const py::object& f_ext) -> Vec {
+        require_dynamics(r, "rnea");
         const char* f = "rnea";
         const VecArg a = vec_arg(q, f, "q"), b = vec_arg(qd, f, "qd"), c = vec_arg(qdd, f, "qdd");
         if (f_ext.is_none()) return rnea(r, a.map(), b.map(), c.map());
@@ -47,12 +48,16 @@ void bind_algorithms(py::module_& m) {
       "on link i in its link frame about its origin.");
   m.def(
       "crba",
-      [](const Robot& r, const py::object& q) -> Mat { return crba(r, vec_arg(q, "crba", "q").map()); },
+      [](const Robot& r, const py::object& q) -> Mat {
+        require_dynamics(r, "crba");
+        return crba(r, vec_arg(q, "crba", "q").map());
+      },
       arg("robot"), arg("q"), "The joint-space mass matrix M(q) (nq x nq, armature included).");
   m.def(
       "aba",
       [](const Robot& r, const py::object& q, const py::object& qd, const py::object& tau,
          const py::object& f_ext) -> Vec {
+        require_dynamics(r, "aba");
         const char* f = "aba";
         const VecArg a = vec_arg(q, f, "q"), b = vec_arg(qd, f, "qd"), c = vec_arg(tau, f, "tau");
         if (f_ext.is_none()) return aba(r, a.map(), b.map(), c.map());
@@ -63,7 +68,9 @@ void bind_algorithms(py::module_& m) {
       "friction).");
   m.def(
       "forward_dynamics_crba",
-      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& tau) -> Vec {
+      [](const Robot& r, const py::object& q, const py::object& qd,
+         const py::object& tau) -> Vec {
+        require_dynamics(r, "forward_dynamics_crba");
         const char* f = "forward_dynamics_crba";
         return forward_dynamics_crba(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map(),
                                      vec_arg(tau, f, "tau").map());
@@ -73,12 +80,14 @@ void bind_algorithms(py::module_& m) {
   m.def(
       "gravity_torques",
       [](const Robot& r, const py::object& q) -> Vec {
+        require_dynamics(r, "gravity_torques");
         return gravity_torques(r, vec_arg(q, "gravity_torques", "q").map());
       },
       arg("robot"), arg("q"), "g(q): the torques that hold the robot against gravity.");
   m.def(
       "nonlinear_effects",
       [](const Robot& r, const py::object& q, const py::object& qd) -> Vec {
+        require_dynamics(r, "nonlinear_effects");
         const char* f = "nonlinear_effects";
         return nonlinear_effects(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map());
       },
@@ -86,6 +95,7 @@ void bind_algorithms(py::module_& m) {
   m.def(
       "coriolis_matrix",
       [](const Robot& r, const py::object& q, const py::object& qd) -> Mat {
+        require_dynamics(r, "coriolis_matrix");
         const char* f = "coriolis_matrix";
         return coriolis_matrix(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map());
       },
@@ -95,6 +105,7 @@ void bind_algorithms(py::module_& m) {
   m.def(
       "christoffel_symbols",
       [](const Robot& r, const py::object& q) {
+        require_dynamics(r, "christoffel_symbols");
         const auto gamma = christoffel_symbols(r, vec_arg(q, "christoffel_symbols", "q").map());
         const auto n = py::ssize_t(r.joint_count());
         py::array_t<double> out({n, n, n});
@@ -111,12 +122,14 @@ void bind_algorithms(py::module_& m) {
   m.def(
       "inverse_mass_matrix",
       [](const Robot& r, const py::object& q) -> Mat {
+        require_dynamics(r, "inverse_mass_matrix");
         return inverse_mass_matrix(r, vec_arg(q, "inverse_mass_matrix", "q").map());
       },
       arg("robot"), arg("q"), "M(q)^-1 in O(n^2).");
   m.def(
       "kinetic_energy",
       [](const Robot& r, const py::object& q, const py::object& qd) {
+        require_dynamics(r, "kinetic_energy");
         const char* f = "kinetic_energy";
         return kinetic_energy(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map());
       },
@@ -124,6 +137,7 @@ void bind_algorithms(py::module_& m) {
   m.def(
       "potential_energy",
       [](const Robot& r, const py::object& q) {
+        require_dynamics(r, "potential_energy");
         return potential_energy(r, vec_arg(q, "potential_energy", "q").map());
       },
       arg("robot"), arg("q"), "V = -sum_i m_i g . c_i (J).");
@@ -168,6 +182,7 @@ void bind_algorithms(py::module_& m) {
   m.def(
       "rnea_derivatives",
       [](const Robot& r, const py::object& q, const py::object& qd, const py::object& qdd) {
+        require_dynamics(r, "rnea_derivatives");
         const char* f = "rnea_derivatives";
         const auto d = rnea_derivatives(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map(),
                                         vec_arg(qdd, f, "qdd").map());
@@ -179,6 +194,7 @@ void bind_algorithms(py::module_& m) {
   m.def(
       "aba_derivatives",
       [](const Robot& r, const py::object& q, const py::object& qd, const py::object& tau) {
+        require_dynamics(r, "aba_derivatives");
         const char* f = "aba_derivatives";
         const auto d = aba_derivatives(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map(),
                                        vec_arg(tau, f, "tau").map());

@@ -9,10 +9,10 @@
 // column-major), written by the C++ code without a copy.
 //
 // Each robot keeps its batch workspaces (the model cast to the pack scalar, per-thread scratch,
-// the worker threads) in its __dict__, one per thread count, made by the first call with that
-// count; the robot's mutators (gravity, set_payload, clear_payload) drop them
-// (forget_batch_workspaces, bindings.hpp). A call releases the GIL while it computes and holds
-// its workspace's mutex, so two Python threads may call with one robot.
+// the worker threads) in the state its holder owns (RobotState, bindings.hpp), one per thread
+// count, made by the first call with that count; the robot's mutators (gravity, set_payload,
+// clear_payload) drop them. A call releases the GIL while it computes and holds its
+// workspace's mutex, so two Python threads may call with one robot.
 #include "bindings.hpp"
 
 #include <chaindyn/batch.hpp>
@@ -33,36 +33,30 @@ using StatesMap = Eigen::Map<const Mat, 0, Eigen::Stride<Eigen::Dynamic, Eigen::
 /// An output: nq x N, or r x c N for per-state matrices (the C++ batch layout).
 using OutMap = Eigen::Map<Mat>;
 
+}  // namespace
+
 /// One workspace and the mutex that makes its calls one at a time.
-struct Cached {
-  Cached(const Robot& robot, int threads) : ws(robot, batch::Options{threads}) {}
+struct BatchWorkspace {
+  BatchWorkspace(const Robot& robot, int threads) : ws(robot, batch::Options{threads}) {}
   std::mutex mutex;
   Workspace ws;
 };
 
-/// A robot's workspaces, one per thread count asked for.
-struct Caches {
-  std::vector<std::shared_ptr<Cached>> workspaces;
-};
+namespace {
 
-/// The workspace of `robot` for `threads` threads (0: every hardware thread), made on first
-/// use and kept in the robot's __dict__.
+using Cached = BatchWorkspace;
+
+/// The workspace of `robot` (the Python object `self`) for `threads` threads (0: every
+/// hardware thread), made on first use and kept in the robot's RobotState. Called with the GIL
+/// held, which serialises the list's changes.
 std::shared_ptr<Cached> workspace_for(const py::object& self, const Robot& robot, int threads) {
   const int count = batch::detail::thread_count(batch::Options{threads});  // ValueError if < 0
-  py::dict dict = self.attr("__dict__");
-  Caches* caches = nullptr;
-  if (dict.contains(kBatchWorkspaces)) {
-    caches = static_cast<Caches*>(py::capsule(dict[kBatchWorkspaces]).get_pointer());
-  } else {
-    py::capsule holder(new Caches, [](void* p) { delete static_cast<Caches*>(p); });
-    caches = static_cast<Caches*>(holder.get_pointer());
-    dict[kBatchWorkspaces] = holder;
-  }
-  for (const std::shared_ptr<Cached>& c : caches->workspaces) {
+  std::vector<std::shared_ptr<Cached>>& workspaces = robot_state(self).batch;
+  for (const std::shared_ptr<Cached>& c : workspaces) {
     if (c->ws.threads() == count) return c;
   }
-  caches->workspaces.push_back(std::make_shared<Cached>(robot, count));
-  return caches->workspaces.back();
+  workspaces.push_back(std::make_shared<Cached>(robot, count));
+  return workspaces.back();
 }
 
 std::string shape_str(const py::array& a) {
@@ -83,7 +77,7 @@ struct StatesArg {
 /// it). Copies only what Eigen cannot map (another dtype; negative or misaligned strides).
 StatesArg states_arg(const py::handle& obj, Eigen::Index nq, Eigen::Index states,
                      const char* function, const char* name) {
-  AnyArray a = AnyArray::ensure(obj);
+  AnyArray a = AnyArray::ensure(real_array(obj, function, name));
   if (!a) {
     PyErr_Clear();
     throw py::type_error(std::string("chaindyn: ") + function + ": " + name +
@@ -170,10 +164,21 @@ the first call with it; dropped when the robot's gravity or payloads change). Th
 released during the computation.)doc");
 
   b.def(
+      "workspaces",
+      [](const py::object& robot) {
+        std::vector<int> out;
+        for (const auto& c : robot_state(robot).batch) out.push_back(c->ws.threads());
+        return out;
+      },
+      arg("robot"),
+      "The thread counts of the workspaces the robot keeps, in the order they were made (none "
+      "before the first batch call, and none after its gravity or payloads change).");
+  b.def(
       "rnea",
       [](const Robot& robot, const py::object& q, const py::object& qd,
          const py::object& qdd, int threads) {
         const char* f = "batch.rnea";
+        require_dynamics(robot, f);
         const Call c = call(robot, threads);
         const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
         const Eigen::Index n = a.map.cols();
@@ -191,6 +196,7 @@ released during the computation.)doc");
       [](const Robot& robot, const py::object& q, const py::object& qd,
          const py::object& tau, int threads) {
         const char* f = "batch.aba";
+        require_dynamics(robot, f);
         const Call c = call(robot, threads);
         const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
         const Eigen::Index n = a.map.cols();
@@ -206,6 +212,7 @@ released during the computation.)doc");
       "crba",
       [](const Robot& robot, const py::object& q, int threads) {
         const char* f = "batch.crba";
+        require_dynamics(robot, f);
         const Call c = call(robot, threads);
         const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
         const Eigen::Index n = a.map.cols();
@@ -221,6 +228,7 @@ released during the computation.)doc");
       [](const Robot& robot, const py::object& q, const py::object& qd,
          const py::object& qdd, int threads) {
         const char* f = "batch.rnea_derivatives";
+        require_dynamics(robot, f);
         const Call c = call(robot, threads);
         const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
         const Eigen::Index n = a.map.cols();
@@ -239,6 +247,7 @@ released during the computation.)doc");
       [](const Robot& robot, const py::object& q, const py::object& qd,
          const py::object& tau, int threads) {
         const char* f = "batch.aba_derivatives";
+        require_dynamics(robot, f);
         const Call c = call(robot, threads);
         const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
         const Eigen::Index n = a.map.cols();

@@ -1,5 +1,6 @@
-// The shared parts of the Python module's translation units: the robot type (ChainX<double>),
-// numpy <-> Eigen conversion with the argument checks, and the four binders.
+// The shared parts of the Python module's translation units: the robot type (ChainX<double>)
+// and its holder (the state the binding keeps beside each robot), numpy <-> Eigen conversion
+// with the argument checks, and the binders.
 #pragma once
 
 #include <chaindyn/chaindyn.hpp>
@@ -10,8 +11,10 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace chaindyn::python {
 
@@ -25,14 +28,51 @@ using Mat = Eigen::MatrixXd;
 using VecMap = Eigen::Map<const Vec>;
 using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
+/// What an argument is, for messages: its type's name, and for a list or tuple the type of its
+/// first entry ("list of str").
+inline std::string describe(const py::handle& obj) {
+  std::string out = py::str(py::type::of(obj).attr("__name__"));
+  if ((py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj)) && py::len(obj) > 0) {
+    const py::handle first = obj[py::int_(0)];
+    out += " of " + std::string(py::str(py::type::of(first).attr("__name__")));
+  }
+  return out;
+}
+
+/// Refuses an argument that is not real numbers: strings (numpy would parse "0.1"), complex
+/// numbers (numpy would drop the imaginary part), objects. Returns it as an array of its own
+/// dtype (no copy when it is one).
+inline py::array real_array(const py::handle& obj, const char* function, const char* name) {
+  py::array raw = py::array::ensure(obj);
+  if (!raw) {
+    PyErr_Clear();
+    throw py::type_error(std::string("chaindyn: ") + function + ": " + name +
+                         " must be an array of real numbers (a numpy array, list or tuple), "
+                         "not " + describe(obj));
+  }
+  const char kind = raw.dtype().kind();
+  if (kind == 'c') {
+    throw py::type_error(std::string("chaindyn: ") + function + ": " + name +
+                         " holds complex numbers; chaindyn takes real numbers (pass .real to "
+                         "drop the imaginary part)");
+  }
+  if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b') {
+    throw py::type_error(std::string("chaindyn: ") + function + ": " + name +
+                         " must be an array of real numbers (a numpy array, list or tuple of "
+                         "float or int), not " + describe(obj) + " (numpy dtype '" +
+                         std::string(py::str(raw.dtype())) + "')");
+  }
+  return raw;
+}
+
 /// An argument as a float64 C-contiguous array (no copy when it already is one).
 inline Array as_array(const py::handle& obj, const char* function, const char* name) {
-  Array a = Array::ensure(obj);
+  Array a = Array::ensure(real_array(obj, function, name));
   if (!a) {
     PyErr_Clear();
     throw py::type_error(std::string("chaindyn: ") + function + ": " + name +
-                         " must be an array of numbers (a numpy array, list or tuple), not " +
-                         std::string(py::str(py::type::of(obj).attr("__name__"))));
+                         " must be an array of real numbers (a numpy array, list or tuple), "
+                         "not " + describe(obj));
   }
   return a;
 }
@@ -93,6 +133,27 @@ Eigen::Matrix<double, Rows, Cols> fixed_arg(const py::handle& obj, const char* f
   return out;
 }
 
+/// A fixed-size vector argument (N entries), finite.
+template <int N>
+Eigen::Matrix<double, N, 1> fixed_vec(const py::handle& obj, const char* f, const char* name) {
+  return fixed_arg<N, 1>(obj, f, name);
+}
+
+/// A joint vector of the robot's size as a VectorXd (the type a ChainX's in-place forms take),
+/// not checked for finite numbers (the online estimator refuses such a sample itself).
+inline Vec joint_vec(py::ssize_t n, const py::handle& obj, const char* f, const char* name) {
+  Array a = as_array(obj, f, name);
+  if (a.ndim() != 1 || a.shape(0) != n) {
+    std::ostringstream os;
+    os << "chaindyn: " << f << ": " << name << " has shape (";
+    for (py::ssize_t k = 0; k < a.ndim(); ++k) os << (k ? ", " : "") << a.shape(k);
+    os << (a.ndim() == 1 ? ",)" : ")") << "; a vector of " << n << " entries (the model's "
+       << "joints) is expected";
+    throw py::value_error(os.str());
+  }
+  return Vec(VecMap(a.data(), n));
+}
+
 /// A pose as a 4x4 homogeneous matrix [R p; 0 0 0 1].
 inline Eigen::Matrix4d to_matrix(const Transform<double>& x) {
   Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
@@ -101,10 +162,28 @@ inline Eigen::Matrix4d to_matrix(const Transform<double>& x) {
   return m;
 }
 
-/// A 4x4 homogeneous matrix as a pose (the rotation is checked where the pose is used).
-inline Transform<double> pose_arg(const py::handle& obj, const char* function, const char* name) {
+/// A 4x4 homogeneous matrix as a pose. `checked`: refuse (ValueError) a rotation block that is
+/// not a rotation (orthonormal to 1e-6, determinant +1) or a last row other than [0 0 0 1];
+/// false where the pose is checked where it is used (a Link's placement, by the Robot).
+inline Transform<double> pose_arg(const py::handle& obj, const char* function, const char* name,
+                                  bool checked = true) {
   const Eigen::Matrix4d m = fixed_arg<4, 4>(obj, function, name);
-  return Transform<double>(m.topLeftCorner<3, 3>(), m.topRightCorner<3, 1>());
+  const Eigen::Matrix3d r = m.topLeftCorner<3, 3>();
+  if (checked) {
+    const double orthonormal = (r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();
+    if (!(orthonormal < 1e-6) || !(r.determinant() > 0.0)) {
+      std::ostringstream os;
+      os << "chaindyn: " << function << ": " << name << "'s upper-left 3x3 block is not a "
+         << "rotation matrix (orthonormal, determinant +1): |R^T R - 1| = " << orthonormal
+         << ", det R = " << r.determinant();
+      throw py::value_error(os.str());
+    }
+    if (m.row(3) != Eigen::RowVector4d(0, 0, 0, 1)) {
+      throw py::value_error(std::string("chaindyn: ") + function + ": " + name +
+                            "'s last row must be [0, 0, 0, 1] (a homogeneous transform)");
+    }
+  }
+  return Transform<double>(r, m.topRightCorner<3, 1>());
 }
 
 /// A frame of the robot: a name (str) or a link index (int), with an optional offset pose.
@@ -133,18 +212,59 @@ inline ReferenceFrame reference_arg(const std::string& s, const char* function) 
                         ": reference is 'world' or 'local', not '" + s + "'");
 }
 
-/// The key in a Robot's __dict__ of its batch workspaces (batch.cpp).
-inline constexpr const char* kBatchWorkspaces = "_batch_workspaces";
+/// Refuses (ValueError) a dynamics call on a robot without dynamics (robot.has_dynamics False:
+/// loaded without mass, for kinematics only), which would return NaN or zeros.
+inline void require_dynamics(const Robot& r, const char* function) {
+  if (!r.has_dynamics()) {
+    throw py::value_error(std::string("chaindyn: ") + function + ": the robot has no dynamics "
+                          "(robot.has_dynamics is False: a kinematics-only model, e.g. a URDF "
+                          "without mass); its kinematics (frame_pose, jacobian, jdot_qd) work");
+  }
+}
 
-/// Drops a robot's batch workspaces (their model casts are stale): the mutators call it.
-inline void forget_batch_workspaces(const py::handle& robot) {
-  py::dict dict = robot.attr("__dict__");
-  if (dict.contains(kBatchWorkspaces)) PyDict_DelItemString(dict.ptr(), kBatchWorkspaces);
+/// One batch workspace of a robot (batch.cpp).
+struct BatchWorkspace;
+
+/// What the binding keeps beside a Python Robot: its batch workspaces, one per thread count,
+/// made by the first batch call with that count (batch.cpp). Each Python Robot owns one (a copy
+/// of the robot starts with none); the robot's mutators (gravity, set_payload, clear_payload)
+/// drop them, their model casts being stale.
+struct RobotState {
+  std::vector<std::shared_ptr<BatchWorkspace>> batch;
+};
+
+/// The holder of a Python Robot: the robot and its RobotState, together for the Python object's
+/// life (pybind11's holder: constructed from the robot pointer when the object is made).
+template <typename T>
+class RobotHolder {
+ public:
+  RobotHolder() = default;  // pybind11's caster starts from an empty one
+  explicit RobotHolder(T* robot) : robot_(robot), state_(std::make_shared<RobotState>()) {}
+  T* get() const noexcept { return robot_.get(); }
+  RobotState& state() const noexcept { return *state_; }
+
+ private:
+  std::shared_ptr<T> robot_;
+  std::shared_ptr<RobotState> state_;
+};
+
+}  // namespace chaindyn::python
+
+PYBIND11_DECLARE_HOLDER_TYPE(T, chaindyn::python::RobotHolder<T>)
+
+namespace chaindyn::python {
+
+/// The RobotState of a Python Robot object.
+inline RobotState& robot_state(const py::handle& robot) {
+  return py::cast<RobotHolder<Robot>>(robot).state();
 }
 
 void bind_model(py::module_& m);
 void bind_algorithms(py::module_& m);
-void bind_extras(py::module_& m);
+void bind_identification(py::module_& m);
+void bind_simulation(py::module_& m);
+void bind_trajectories(py::module_& m);
+void bind_closed_form(py::module_& m);
 void bind_batch(py::module_& m);
 
 }  // namespace chaindyn::python

@@ -24,6 +24,49 @@ Robot from_fixed(const Fixed& chain) {
   return Robot::from(chain);
 }
 
+#ifdef CHAINDYN_PYTHON_URDF
+urdf::LoadOptions load_options(const std::string& tip, const std::string& inertia) {
+  urdf::LoadOptions o;
+  o.tip = tip;
+  if (!urdf::policy_from_name(inertia, o.inertia)) {
+    throw py::value_error("chaindyn: inertia is 'strict', 'repair' or 'accept', not '" +
+                          inertia + "'");
+  }
+  return o;
+}
+
+const char* diagnostic_kind_name(urdf::Diagnostic::Kind k) {
+  using K = urdf::Diagnostic::Kind;
+  switch (k) {
+    case K::off_chain: return "off_chain";
+    case K::base_inertia: return "base_inertia";
+    case K::off_chain_inertia: return "off_chain_inertia";
+    case K::welded_inertia: return "welded_inertia";
+    case K::inertia_repaired: return "inertia_repaired";
+    case K::inertia_accepted: return "inertia_accepted";
+    case K::kinematics_only: return "kinematics_only";
+    case K::mimic: return "mimic";
+  }
+  return "?";
+}
+
+/// A urdf::Report as a list of dicts.
+py::list report_list(const urdf::Report& report) {
+  py::list out;
+  for (const urdf::Diagnostic& d : report.diagnostics) {
+    py::dict x;
+    x["severity"] = urdf::severity_name(d.severity);
+    x["kind"] = diagnostic_kind_name(d.kind);
+    x["line"] = d.line;
+    x["element"] = d.element;
+    x["message"] = d.message;
+    x["text"] = urdf::to_string(d, report.file);
+    out.append(std::move(x));
+  }
+  return out;
+}
+#endif
+
 /// The DH robot, with its flange (the table's tool frame) as the named frame "flange".
 Robot with_flange(DHChain<Robot> arm) {
   arm.chain.add_frame("flange", arm.chain.joint_count() - 1, arm.flange);
@@ -58,7 +101,9 @@ Coulomb friction and armature. SI units.)doc")
       .def_readwrite("name", &Link<double>::name)
       .def_property(
           "placement", [](const Link<double>& l) { return to_matrix(l.placement); },
-          [](Link<double>& l, const py::object& x) { l.placement = pose_arg(x, "Link", "placement"); },
+          [](Link<double>& l, const py::object& x) {
+            l.placement = pose_arg(x, "Link", "placement", false);  // the Robot checks it
+          },
           "The joint frame's pose in the parent link frame (4x4).")
       .def_property(
           "axis",
@@ -89,8 +134,9 @@ Coulomb friction and armature. SI units.)doc")
           "armature", [](const Link<double>& l) { return l.dynamics.armature; },
           [](Link<double>& l, double v) { l.dynamics.armature = v; });
 
-  // dynamic_attr: a robot keeps its batch workspaces in its __dict__ (batch.cpp)
-  py::class_<Robot>(m, "Robot", py::dynamic_attr(), R"doc(
+  // RobotHolder: each robot's batch workspaces live beside it (bindings.hpp, batch.cpp);
+  // dynamic_attr: the __dict__ is the user's
+  py::class_<Robot, RobotHolder<Robot>>(m, "Robot", py::dynamic_attr(), R"doc(
 A serial robot of any number of revolute and prismatic joints (chaindyn's ChainX<double>):
 made from links, by chaindyn.robots, chaindyn.load_urdf or chaindyn.dh_standard/dh_modified.
 Joint vectors are 1-D float arrays of nq entries; matrices are 2-D arrays.)doc")
@@ -111,6 +157,11 @@ Joint vectors are 1-D float arrays of nq entries; matrices are 2-D arrays.)doc")
            "links.")
       .def_property_readonly("nq", [](const Robot& r) { return r.joint_count(); },
                              "The number of joints.")
+      .def_property_readonly(
+          "has_dynamics", [](const Robot& r) { return r.has_dynamics(); },
+          "False for a kinematics-only robot (a URDF without mass): the dynamics functions "
+          "(rnea, aba, crba, simulate, batch.rnea, ...) raise ValueError on it; its kinematics "
+          "work.")
       .def_property_readonly(
           "joint_kinds",
           [](const Robot& r) {
@@ -135,7 +186,7 @@ Joint vectors are 1-D float arrays of nq entries; matrices are 2-D arrays.)doc")
           "gravity", [](const Robot& r) { return Eigen::Vector3d(r.gravity()); },
           [](const py::object& self, const py::object& g) {
             self.cast<Robot&>().set_gravity(fixed_arg<3, 1>(g, "Robot.gravity", "gravity"));
-            forget_batch_workspaces(self);
+            robot_state(self).batch.clear();
           },
           "Gravity in base coordinates (m/s^2).")
       .def_property_readonly("damping", [](const Robot& r) { return Vec(r.damping()); })
@@ -162,7 +213,7 @@ Joint vectors are 1-D float arrays of nq entries; matrices are 2-D arrays.)doc")
             p.inertia = inertia.is_none() ? Eigen::Matrix3d::Zero()
                                           : Eigen::Matrix3d(fixed_arg<3, 3>(inertia, "Robot.set_payload", "inertia"));
             r.set_payload(link, p);
-            forget_batch_workspaces(self);
+            robot_state(self).batch.clear();
           },
           py::arg("link"), py::arg("mass"), py::arg("com"), py::arg("inertia") = py::none(),
           "Attaches a rigid payload to link `link`: mass (kg), centre of mass (link frame, m), "
@@ -170,7 +221,7 @@ Joint vectors are 1-D float arrays of nq entries; matrices are 2-D arrays.)doc")
       .def("clear_payload",
            [](const py::object& self, std::size_t link) {
              self.cast<Robot&>().clear_payload(link);
-             forget_batch_workspaces(self);
+             robot_state(self).batch.clear();
            },
            py::arg("link"),
            "Removes link `link`'s payload.")
@@ -237,15 +288,34 @@ it moves (mass, com, inertia about the com, in DH frame i of the table's convent
         }, py::arg("rows"), "The Robot of a modified-DH (Craig) table, frame 'flange'.");
 
 #ifdef CHAINDYN_PYTHON_URDF
-  m.def("load_urdf", [](const std::string& path, const std::string& tip) {
-          return urdf::load_any(path, tip);
-        }, py::arg("path"), py::arg("tip") = "",
+  m.def("load_urdf", [](const std::string& path, const std::string& tip, const std::string& inertia) {
+          return urdf::load_any(path, load_options(tip, inertia));
+        }, py::arg("path"), py::arg("tip") = "", py::kw_only(), py::arg("inertia") = "strict",
         "The Robot of a URDF file, from the root link to `tip` (default: the single leaf), "
-        "with the file's links as named frames. Raises ModelError naming the file, element "
-        "and line.");
-  m.def("parse_urdf", [](const std::string& xml, const std::string& tip) {
-          return urdf::parse_any(xml, tip);
-        }, py::arg("xml"), py::arg("tip") = "", "The Robot of URDF text (see load_urdf).");
+        "with the file's links as named frames. inertia: what to do with a non-physical "
+        "inertia on the chain, 'strict' (refuse), 'repair' (the smallest diagonal shift) or "
+        "'accept' (keep it, as KDL and Pinocchio do). A file without mass loads for kinematics "
+        "only (robot.has_dynamics False). Raises ModelError naming the file, element and line.");
+  m.def("parse_urdf", [](const std::string& xml, const std::string& tip, const std::string& inertia) {
+          return urdf::parse_any(xml, load_options(tip, inertia));
+        }, py::arg("xml"), py::arg("tip") = "", py::kw_only(), py::arg("inertia") = "strict",
+        "The Robot of URDF text (see load_urdf).");
+  m.def("load_urdf_report", [](const std::string& path, const std::string& tip,
+                               const std::string& inertia) {
+          urdf::Report report;
+          Robot r = urdf::load_any(path, load_options(tip, inertia), &report);
+          return py::make_tuple(std::move(r), report_list(report));
+        }, py::arg("path"), py::arg("tip") = "", py::kw_only(), py::arg("inertia") = "strict",
+        "(robot, report): load_urdf and what the parser found (left out, ignored, repaired or "
+        "accepted), a list of dicts: severity ('note' or 'warning'), kind, line, element, "
+        "message, text (the line as chaindyn-urdf-info prints it).");
+  m.def("parse_urdf_report", [](const std::string& xml, const std::string& tip,
+                                const std::string& inertia) {
+          urdf::Report report;
+          Robot r = urdf::parse_any(xml, load_options(tip, inertia), &report);
+          return py::make_tuple(std::move(r), report_list(report));
+        }, py::arg("xml"), py::arg("tip") = "", py::kw_only(), py::arg("inertia") = "strict",
+        "(robot, report) of URDF text (see load_urdf_report).");
 #endif
 }
 
@@ -258,6 +328,9 @@ Conventions: spatial vectors [angular; linear], SI units, tau = M qdd + C qd + g
   m.attr("__version__") = chaindyn::version;
   chaindyn::python::bind_model(m);
   chaindyn::python::bind_algorithms(m);
-  chaindyn::python::bind_extras(m);
+  chaindyn::python::bind_identification(m);
+  chaindyn::python::bind_simulation(m);
+  chaindyn::python::bind_trajectories(m);
+  chaindyn::python::bind_closed_form(m);
   chaindyn::python::bind_batch(m);
 }

@@ -282,7 +282,7 @@ def test_bad_inputs_raise_with_chaindyn_messages():
         cd.crba(r, np.zeros((7, 1)))
     with pytest.raises(ValueError, match=r"aba: tau\[3\] is not finite \(nan\)"):
         cd.aba(r, q, q, [0, 0, 0, float("nan"), 0, 0, 0])
-    with pytest.raises(TypeError, match="must be an array of numbers"):
+    with pytest.raises(TypeError, match="must be an array of real numbers"):
         cd.rnea(r, "abc", q, q)
     with pytest.raises(IndexError, match="no frame named 'tool0'"):
         cd.frame_pose(r, q, "tool0")

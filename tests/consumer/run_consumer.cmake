@@ -2,8 +2,13 @@
 #   1. install chaindyn to a temporary prefix with exactly the commands of README.md's
 #      "## Install" block (read from the README: each `cmake ...` line, with `.` the source
 #      tree, `build` a fresh build directory and `/usr/local` the prefix), then configure,
-#      build and run tests/consumer/find_package against that prefix (find_package(chaindyn));
+#      build and run tests/consumer/find_package against that prefix (find_package(chaindyn)).
+#      The route must not need make (scripts/setup installs ninja, not make): the build
+#      directory it configures must use Ninja;
+#   1b. `cmake -S . -B b` (the defaults, the Python module included when pybind11 is found)
+#      then `cmake --install b` with nothing built installs the headers and the package;
 #   2. configure, build and run tests/consumer/add_subdirectory on the source tree.
+# The consumers are configured with CONSUMER_GENERATOR (default Ninja), never make.
 # Any failure is FATAL_ERROR. Run by CTest (test "chaindyn_consumer"), or by hand:
 #   cmake -DCHAINDYN_SOURCE_DIR=. -DCHAINDYN_BINARY_DIR=build/default \
 #         -DWORK_DIR=/tmp/chaindyn-consumer -P tests/consumer/run_consumer.cmake
@@ -23,9 +28,10 @@ set(common_args "-DCMAKE_BUILD_TYPE=${CONSUMER_BUILD_TYPE}"
                 # Only the prefix under test may provide chaindyn.
                 "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF"
                 "-DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF")
-if(CONSUMER_GENERATOR)
-  list(APPEND common_args -G "${CONSUMER_GENERATOR}")
+if(NOT CONSUMER_GENERATOR)
+  set(CONSUMER_GENERATOR Ninja)
 endif()
+list(APPEND common_args -G "${CONSUMER_GENERATOR}")
 if(CONSUMER_CXX_COMPILER)
   list(APPEND common_args "-DCMAKE_CXX_COMPILER=${CONSUMER_CXX_COMPILER}")
 endif()
@@ -92,6 +98,13 @@ endforeach()
 if(commands LESS 2)
   message(FATAL_ERROR "consumer: README.md's install block has ${commands} cmake command(s)")
 endif()
+# Nothing in the route needs make: its build directory's generator is Ninja.
+file(STRINGS "${readme_build}/CMakeCache.txt" generator REGEX "^CMAKE_GENERATOR:INTERNAL=")
+if(NOT generator STREQUAL "CMAKE_GENERATOR:INTERNAL=Ninja")
+  message(FATAL_ERROR "consumer: README.md's install route configures with '${generator}', "
+                      "which needs make; scripts/setup installs ninja only: the route must "
+                      "say -G Ninja")
+endif()
 foreach(required include/chaindyn/chaindyn.hpp include/chaindyn/version.hpp
                  share/cmake/chaindyn/chaindynConfig.cmake
                  share/cmake/chaindyn/chaindynConfigVersion.cmake
@@ -100,6 +113,21 @@ foreach(required include/chaindyn/chaindyn.hpp include/chaindyn/version.hpp
     message(FATAL_ERROR "consumer: the README's install is missing ${required}")
   endif()
 endforeach()
+
+# 1b. Install right after configuring, nothing built, with the default options.
+set(install_only "${WORK_DIR}/install_only")
+set(install_only_args -G Ninja -DCHAINDYN_BUILD_TESTS=OFF -DCHAINDYN_BUILD_EXAMPLES=OFF
+                      -DCHAINDYN_BUILD_BENCHMARKS=OFF)
+if(CONSUMER_CXX_COMPILER)
+  list(APPEND install_only_args "-DCMAKE_CXX_COMPILER=${CONSUMER_CXX_COMPILER}")
+endif()
+run("configure with the defaults, no build"
+    "${CMAKE_COMMAND}" -S "${CHAINDYN_SOURCE_DIR}" -B "${install_only}" ${install_only_args})
+run("install with nothing built"
+    "${CMAKE_COMMAND}" --install "${install_only}" --prefix "${WORK_DIR}/install_only_prefix")
+if(NOT EXISTS "${WORK_DIR}/install_only_prefix/share/cmake/chaindyn/chaindynConfig.cmake")
+  message(FATAL_ERROR "consumer: cmake --install right after configuring installed no package")
+endif()
 
 run("configure find_package consumer"
     "${CMAKE_COMMAND}" -S "${consumers}/find_package" -B "${WORK_DIR}/find_package"

@@ -199,25 +199,58 @@ inline Mask<W> isfinite(const Pack<W>& x) noexcept {
   return abs(x) <= Pack<W>(std::numeric_limits<double>::max());  // false for inf and NaN
 }
 
-/// sin and cos of every lane by the library's branch-free kernel (detail::sincos_kernel,
-/// spatial/sincos.hpp: the same polynomial as the one-state algorithms), or by the C library
-/// lane by lane when some |x| > 1e5, is infinite or NaN (as detail::sincos does).
+/// sin and cos of n joint coordinates, each a pack of W states, with each lane's numbers those
+/// of the one-state algorithm (detail::sincos): a state whose coordinates are all within
+/// |x| <= 1e5 takes the kernel for every joint, a state with one coordinate beyond, infinite or
+/// NaN takes the C library for every joint, whatever its neighbours in the pack hold.
 template <int W>
-inline CHAINDYN_ALWAYS_INLINE void sincos(const Pack<W>& x, Pack<W>& s, Pack<W>& c) noexcept {
+inline CHAINDYN_ALWAYS_INLINE void sincos_states(const Pack<W>* x, Pack<W>* s, Pack<W>* c,
+                                                 int n) noexcept {
 #ifndef __FAST_MATH__
-  if (all(abs(x) <= Pack<W>(1e5))) {
-    double xs[W], ss[W], cs[W];
-    std::memcpy(xs, &x.v, sizeof xs);
-    chaindyn::detail::sincos_kernel<typename Pack<W>::Native, typename Mask<W>::Native>(xs, ss, cs);
-    std::memcpy(&s.v, ss, sizeof ss);
-    std::memcpy(&c.v, cs, sizeof cs);
+  Mask<W> in_range{~typename Mask<W>::Native{}};
+  for (int i = 0; i < n; ++i) in_range = in_range & (abs(x[i]) <= Pack<W>(1e5));
+  if (all(in_range)) {
+    for (int i = 0; i < n; ++i) {
+      double xs[W], ss[W], cs[W];
+      std::memcpy(xs, &x[i].v, sizeof xs);
+      chaindyn::detail::sincos_kernel<typename Pack<W>::Native, typename Mask<W>::Native>(xs, ss,
+                                                                                          cs);
+      std::memcpy(&s[i].v, ss, sizeof ss);
+      std::memcpy(&c[i].v, cs, sizeof cs);
+    }
     return;
   }
-#endif
   for (int l = 0; l < W; ++l) {
-    s.v[l] = std::sin(x.v[l]);
-    c.v[l] = std::cos(x.v[l]);
+    const bool kernel = in_range.v[l] != 0;
+    for (int i = 0; i < n; ++i) {
+      double sl, cl;
+      if (kernel) {
+        const double xl = x[i].v[l];
+        chaindyn::detail::sincos_kernel<double, std::uint64_t>(&xl, &sl, &cl);
+      } else {
+        sl = std::sin(x[i].v[l]);
+        cl = std::cos(x[i].v[l]);
+      }
+      s[i].v[l] = sl;
+      c[i].v[l] = cl;
+    }
   }
+#else
+  for (int i = 0; i < n; ++i) {
+    for (int l = 0; l < W; ++l) {
+      s[i].v[l] = std::sin(x[i].v[l]);
+      c[i].v[l] = std::cos(x[i].v[l]);
+    }
+  }
+#endif
+}
+
+/// sin and cos of every lane: lane by lane the one-state numbers (sincos_states with one
+/// coordinate: the library's branch-free kernel, or the C library in a lane whose |x| > 1e5,
+/// infinite or NaN).
+template <int W>
+inline CHAINDYN_ALWAYS_INLINE void sincos(const Pack<W>& x, Pack<W>& s, Pack<W>& c) noexcept {
+  sincos_states(&x, &s, &c, 1);
 }
 template <int W>
 inline Pack<W> sin(const Pack<W>& x) noexcept {

@@ -110,6 +110,23 @@ struct ExcitationResult {
 
 namespace detail {
 
+/// Throws ArgumentError unless every joint's limits are finite, lower < upper and the rates
+/// positive. `who` names the caller.
+template <int N>
+void check_excitation_limits(const ExcitationLimits<N>& limits, const char* who) {
+  for (int i = 0; i < N; ++i) {
+    if (!(limits.lower[i] < limits.upper[i]) || !(limits.velocity[i] > 0.0) ||
+        !(limits.acceleration[i] > 0.0) || !std::isfinite(limits.lower[i]) ||
+        !std::isfinite(limits.upper[i]) || !std::isfinite(limits.velocity[i]) ||
+        !std::isfinite(limits.acceleration[i])) {
+      throw_error<ArgumentError>(who, ": joint ", i, "'s limits (lower ", limits.lower[i],
+                                 ", upper ", limits.upper[i], ", velocity ", limits.velocity[i],
+                                 ", acceleration ", limits.acceleration[i],
+                                 ") must be finite with lower < upper and positive rates");
+    }
+  }
+}
+
 /// Throws ArgumentError unless the options and limits are usable.
 template <int N>
 void check_excitation_arguments(const ExcitationLimits<N>& limits, const ExcitationOptions& o) {
@@ -121,17 +138,34 @@ void check_excitation_arguments(const ExcitationLimits<N>& limits, const Excitat
         "check_samples >= 4 harmonics, starts >= 1, max_evaluations >= starts, base_frequency > "
         "0, margin in (0, 1], steps > 0)");
   }
-  for (int i = 0; i < N; ++i) {
-    if (!(limits.lower[i] < limits.upper[i]) || !(limits.velocity[i] > 0.0) ||
-        !(limits.acceleration[i] > 0.0) || !std::isfinite(limits.lower[i]) ||
-        !std::isfinite(limits.upper[i]) || !std::isfinite(limits.velocity[i]) ||
-        !std::isfinite(limits.acceleration[i])) {
-      throw_error<ArgumentError>("optimise_excitation: joint ", i, "'s limits (lower ",
-                                 limits.lower[i], ", upper ", limits.upper[i], ", velocity ",
-                                 limits.velocity[i], ", acceleration ", limits.acceleration[i],
-                                 ") must be finite with lower < upper and positive rates");
-    }
+  check_excitation_limits(limits, "optimise_excitation");
+}
+
+/// Throws ArgumentError unless fit_to_limits' arguments are usable: the limits as above, a
+/// finite positive base frequency, N x L coefficients that are finite, a margin in (0, 1] and
+/// check_samples >= 1.
+template <int N>
+void check_fit_arguments(const FourierTrajectory<N>& t, const ExcitationLimits<N>& limits,
+                         double margin, int check_samples) {
+  if (!(t.base_frequency > 0.0) || !std::isfinite(t.base_frequency)) {
+    throw_error<ArgumentError>("fit_to_limits: the trajectory's base_frequency must be finite "
+                               "and > 0, got ", t.base_frequency);
   }
+  if (t.a.rows() != N || t.b.rows() != N || t.a.cols() != t.b.cols()) {
+    throw_error<ArgumentError>("fit_to_limits: the coefficients a (", t.a.rows(), " x ",
+                               t.a.cols(), ") and b (", t.b.rows(), " x ", t.b.cols(),
+                               ") must both be ", N, " x L");
+  }
+  if (!t.offset.allFinite() || !t.a.allFinite() || !t.b.allFinite()) {
+    throw_error<ArgumentError>("fit_to_limits: the trajectory has a number that is not finite");
+  }
+  if (!(margin > 0.0 && margin <= 1.0)) {
+    throw_error<ArgumentError>("fit_to_limits: margin must be in (0, 1], got ", margin);
+  }
+  if (check_samples < 1) {
+    throw_error<ArgumentError>("fit_to_limits: check_samples must be >= 1, got ", check_samples);
+  }
+  check_excitation_limits(limits, "fit_to_limits");
 }
 
 /// sin(w_f l t_k) and cos(w_f l t_k) at `count` instants t_k = k T / count of one period:
@@ -158,10 +192,13 @@ struct FourierTables {
 /// Maps a trajectory onto the limits (see the file comment): each offset clamped into the
 /// position range shrunk by `margin` about its middle, then each joint's coefficients scaled
 /// by the largest factor <= 1 that keeps q, qd and qdd within margin x the limits at
-/// `check_samples` instants of one period. A trajectory already inside is unchanged.
+/// `check_samples` instants of one period. A trajectory already inside is unchanged. Throws
+/// ArgumentError on unusable arguments (limits not finite or empty, margin outside (0, 1],
+/// check_samples < 1, a base frequency that is not finite and positive).
 template <int N>
 FourierTrajectory<N> fit_to_limits(FourierTrajectory<N> trajectory, const ExcitationLimits<N>& limits,
                                    double margin = 0.95, int check_samples = 1000) {
+  detail::check_fit_arguments(trajectory, limits, margin, check_samples);
   const detail::FourierTables tables(int(trajectory.harmonics()), trajectory.base_frequency,
                                      check_samples);
   for (int i = 0; i < N; ++i) {

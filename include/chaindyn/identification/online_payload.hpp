@@ -42,6 +42,17 @@
 /// deviations (including what the known model gets wrong): too small, and the detector fires on
 /// model error.
 ///
+/// Innovation gate: a tick whose NIS exceeds the chi-square quantile with k + 1 degrees of
+/// freedom at the tail probability of `innovation_gate` normal standard deviations (6: ~1e-9;
+/// the Wilson-Hilferty approximation, Johnson, Kotz & Balakrishnan, "Continuous Univariate
+/// Distributions", vol. 1, 2nd ed., 1994, eq. 18.24) is an outlier: rejected (accepted false,
+/// outlier true, counted by rejected()), it changes neither the estimate nor its covariance. It
+/// enters the CUSUM at the gate's value, so a lasting change (a grasp: every tick above the
+/// gate) still fires within a few ticks, and the tick that fires is then taken with the reset
+/// covariance; one wild sample (a finite 1e300 torque) moves nothing. With change detection
+/// off, a lasting change stays rejected: turn the gate off too (innovation_gate = 0) when the
+/// payload may change without the CUSUM.
+///
 /// Physical consistency: the estimate is reported, not projected: estimate().physical says
 /// whether m > 0 and the inertia about the centre of mass is a valid rigid-body inertia
 /// (positive semi-definite, triangle inequality), the checks of set_payload.
@@ -97,12 +108,16 @@ struct OnlinePayloadOptions {
   /// ticks on the noise alone (chi-square tails with k + 1 <= 7 degrees of freedom).
   Scalar change_threshold = Scalar(50);
   Scalar change_drift = Scalar(5);
+  /// The innovation gate in normal standard deviations (see the file comment; 0 or infinity:
+  /// no gate). Default 6: a sample that follows the model is rejected about once per 10^9.
+  Scalar innovation_gate = Scalar(6);
 };
 
 /// What one tick of OnlinePayloadEstimator::update did.
 template <typename Scalar>
 struct OnlinePayloadUpdate {
-  bool accepted = false;         ///< false: a number of the sample was not finite; nothing changed
+  bool accepted = false;  ///< false: a number was not finite, or an outlier; nothing changed
+  bool outlier = false;   ///< the innovation gate rejected the sample (nis above the gate)
   bool change_detected = false;  ///< the CUSUM fired at this tick; the covariance was reset
   int degrees_of_freedom = 0;    ///< k + 1, the equations of the tick
   Scalar nis = Scalar(0);        ///< normalised innovation squared of the tick (before it)
@@ -184,6 +199,17 @@ class OnlinePayloadEstimator {
     if (!(options.change_threshold >= 0) || !(options.change_drift >= 0)) {
       detail::throw_error<ArgumentError>(f, ": change_threshold and change_drift must be >= 0");
     }
+    if (!(options.innovation_gate >= 0)) {
+      detail::throw_error<ArgumentError>(f, ": innovation_gate must be >= 0 (0: no gate), got ",
+                                         options.innovation_gate);
+    }
+    const Scalar z = options.innovation_gate;
+    if (z > Scalar(0) && std::isfinite(z)) {
+      // chi-square quantile, Wilson-Hilferty: k (1 - 2/(9k) + z sqrt(2/(9k)))^3
+      const Scalar k = Scalar(link_ + 1), a = Scalar(2) / (Scalar(9) * k);
+      const Scalar c = Scalar(1) - a + z * std::sqrt(a);
+      gate_ = k * c * c * c;
+    }
     reset();
   }
 
@@ -208,7 +234,6 @@ class OnlinePayloadEstimator {
       out.cusum = cusum_;
       return out;
     }
-    out.accepted = true;
     Data<Model>& data = *data_;
     // One RNEA: link_regressor's pass leaves the known rigid-body torques in data.tau; adding
     // the joints' friction and armature as rnea does gives rnea(known) exactly.
@@ -219,34 +244,45 @@ class OnlinePayloadEstimator {
       b[k] = tau[k] - (data.tau[k] + (joint_friction(model_, std::size_t(k), qd[k]) +
                                       model_.armature()[k] * qdd[k]));
     }
-    // Predict: the random walk.
-    for (int j = 0; j < kInertialParametersPerLink; ++j) {
-      p_(j, j) += options_.process_std[j] * options_.process_std[j];
-    }
-    // Correct: one scalar measurement per row (sequential processing).
-    Scalar nis(0);
-    for (int i = 0; i < rows; ++i) {
-      const auto y = y_.row(i);
-      pyt_.noalias() = p_ * y.transpose();
-      const Scalar sigma = options_.torque_std[i];
-      const Scalar s = y.dot(pyt_) + sigma * sigma;
-      const Scalar nu = b[i] - y.dot(phi_);
-      nis += nu * nu / s;
-      phi_ += pyt_ * (nu / s);
-      p_.noalias() -= pyt_ * (pyt_.transpose() / s);  // P - s K K^T with K = P y^T / s
-    }
+    // The update on copies (fixed size, on the stack): committed unless the gate rejects it.
+    Parameters phi = phi_;
+    Covariance p = p_;
+    const Scalar nis = correct(rows, phi, p);
     out.nis = nis;
-    // Change test: one-sided CUSUM on the excess of NIS over its mean (k + 1).
+    const bool outlier = !(nis <= gate_);  // a NaN innovation is an outlier too
+    // Change test: one-sided CUSUM on the excess of NIS (at most the gate) over its mean (k + 1).
     if (options_.change_threshold > Scalar(0) && std::isfinite(options_.change_threshold)) {
-      cusum_ = std::max(Scalar(0), cusum_ + nis - Scalar(rows) - options_.change_drift);
+      const Scalar counted = outlier ? gate_ : nis;
+      cusum_ = std::max(Scalar(0), cusum_ + counted - Scalar(rows) - options_.change_drift);
       if (cusum_ > options_.change_threshold) {
         out.change_detected = true;
         ++changes_;
         cusum_ = Scalar(0);
-        p_ = prior_covariance();  // re-open the estimate; keep phi as the starting point
+        // re-open the estimate; keep phi as the starting point
+        if (outlier) {
+          phi = phi_;
+          p = prior_covariance();
+          correct(rows, phi, p);  // the tick that fired, against the reset covariance
+        } else {
+          p = prior_covariance();
+        }
+        phi_ = phi;
+        p_ = p;
+        out.accepted = true;
+        out.cusum = cusum_;
+        ++ticks_;
+        return out;
       }
     }
     out.cusum = cusum_;
+    if (outlier) {
+      out.outlier = true;
+      ++rejected_;
+      return out;
+    }
+    phi_ = phi;
+    p_ = p;
+    out.accepted = true;
     ++ticks_;
     return out;
   }
@@ -295,9 +331,32 @@ class OnlinePayloadEstimator {
   std::size_t link() const noexcept { return link_; }
   std::size_t ticks() const noexcept { return ticks_; }        ///< accepted samples
   std::size_t changes() const noexcept { return changes_; }    ///< changes detected
+  std::size_t rejected() const noexcept { return rejected_; }  ///< outliers the gate rejected
+  /// The gate on a tick's NIS (infinity: no gate).
+  Scalar gate() const noexcept { return gate_; }
   const Options& options() const noexcept { return options_; }
 
  private:
+  /// Predict (the random walk) and correct (one scalar measurement per row, sequential
+  /// processing) phi and P with the tick's regressor y_ and residual b_; returns the NIS.
+  Scalar correct(int rows, Parameters& phi, Covariance& p) noexcept {
+    for (int j = 0; j < kInertialParametersPerLink; ++j) {
+      p(j, j) += options_.process_std[j] * options_.process_std[j];
+    }
+    Scalar nis(0);
+    for (int i = 0; i < rows; ++i) {
+      const auto y = y_.row(i);
+      pyt_.noalias() = p * y.transpose();
+      const Scalar sigma = options_.torque_std[i];
+      const Scalar s = y.dot(pyt_) + sigma * sigma;
+      const Scalar nu = b_[i] - y.dot(phi);
+      nis += nu * nu / s;
+      phi += pyt_ * (nu / s);
+      p.noalias() -= pyt_ * (pyt_.transpose() / s);  // P - s K K^T with K = P y^T / s
+    }
+    return nis;
+  }
+
   Covariance prior_covariance() const noexcept {
     return Covariance(options_.prior_std.cwiseProduct(options_.prior_std).asDiagonal());
   }
@@ -311,7 +370,8 @@ class OnlinePayloadEstimator {
   Parameters phi_, pyt_;
   Covariance p_;
   Scalar cusum_ = Scalar(0);
-  std::size_t ticks_ = 0, changes_ = 0;
+  Scalar gate_ = std::numeric_limits<Scalar>::infinity();
+  std::size_t ticks_ = 0, changes_ = 0, rejected_ = 0;
 };
 
 }  // namespace chaindyn

@@ -86,7 +86,10 @@ namespace chaindyn {
 
 /// The least-squares base parameters of a RobotIdentification's samples.
 struct BaseEstimate {
-  bool ok = false;                     ///< full rank and more equations than unknowns
+  /// full rank, more equations than unknowns and a credible residual: finite, and at most half
+  /// the torques' rms (above it, the samples do not follow the model: an outlier sample, a
+  /// wrong model, a unit error)
+  bool ok = false;
   std::string message;                 ///< what is wrong when !ok
   Eigen::VectorXd base;                ///< pi_b, BaseParameters order
   Eigen::VectorXd standard_deviation;  ///< of each entry of pi_b, sigma sqrt(diag (R^T R)^-1)
@@ -156,6 +159,7 @@ class RobotIdentification {
 
   /// W_b(q, qd, qdd), the n x r base regressor.
   Eigen::MatrixXd base_regressor(const Vector& q, const Vector& qd, const Vector& qdd) const {
+    check_sizes("base_regressor", q, qd, qdd);
     if (bp_.joint_dynamics) {
       regressor_with_joint_dynamics(model_, data_, q, qd, qdd, yj_);
       return bp_.base_regressor(yj_);
@@ -171,6 +175,7 @@ class RobotIdentification {
       detail::throw_error<ArgumentError>("RobotIdentification::add_sample: sample ", samples_,
                                          " has a number that is not finite");
     }
+    check_sizes("add_sample", q, qd, qdd, &tau);
     const Eigen::MatrixXd w = base_regressor(q, qd, qdd);
     Vector b = tau;
     if (!bp_.joint_dynamics) {
@@ -182,6 +187,7 @@ class RobotIdentification {
     for (Eigen::Index i = 0; i < n; ++i) {
       row << w.row(i), b[i];
       detail::givens_fold(r_, row);
+      torque_squares_ += b[i] * b[i];
     }
     ++samples_;
   }
@@ -215,6 +221,20 @@ class RobotIdentification {
         rr.triangularView<Eigen::Upper>().solve(Eigen::MatrixXd::Identity(r, r));
     out.covariance = out.sigma * out.sigma * rinv * rinv.transpose();
     out.standard_deviation = out.covariance.diagonal().cwiseSqrt();
+    if (!out.base.allFinite() || !std::isfinite(out.residual_rms) ||
+        !std::isfinite(torque_squares_)) {
+      out.message = "the fit is not finite: a sample has a number too large to fit (an outlier "
+                    "torque?)";
+      return out;
+    }
+    const double torque_rms = std::sqrt(torque_squares_ / double(out.equations));
+    if (out.residual_rms > 0.5 * torque_rms) {
+      out.message = "the residual is not credible: its rms (" + std::to_string(out.residual_rms) +
+                    ") is more than half the torques' rms (" + std::to_string(torque_rms) +
+                    "): the samples do not follow the model (an outlier sample, a wrong model "
+                    "or a unit error)";
+      return out;
+    }
     out.ok = true;
     return out;
   }
@@ -228,6 +248,11 @@ class RobotIdentification {
   /// ArgumentError when least_squares() is not ok or an option is out of range.
   ConsistentEstimate<Model> physically_consistent(const Model& prior,
                                                   const ConsistentOptions& options = {}) const {
+    if (detail::joint_count(prior) != std::size_t(n)) {
+      detail::throw_error<ArgumentError>("RobotIdentification::physically_consistent: the prior "
+                                         "has ", detail::joint_count(prior), " joints; the "
+                                         "identified model has ", n);
+    }
     const BaseEstimate ls = least_squares();
     if (!ls.ok) {
       detail::throw_error<ArgumentError>("RobotIdentification::physically_consistent: ",
@@ -422,11 +447,31 @@ class RobotIdentification {
   }
 
  private:
+  /// A runtime-sized model's sample: each vector has the model's joint count (ArgumentError
+  /// otherwise; a compile-time chain's Vector has it by type).
+  void check_sizes(const char* function, const Vector& q, const Vector& qd, const Vector& qdd,
+                   const Vector* tau = nullptr) const {
+    if constexpr (Model::nq == Eigen::Dynamic) {
+      const std::pair<const char*, const Vector*> args[] = {
+          {"q", &q}, {"qd", &qd}, {"qdd", &qdd}, {"tau", tau}};
+      for (const auto& [name, v] : args) {
+        if (v != nullptr && v->size() != n) {
+          detail::throw_error<ArgumentError>("RobotIdentification::", function, ": ", name,
+                                             " has ", v->size(), " entries; the model has ", n,
+                                             " joints");
+        }
+      }
+    } else {
+      (void)function, (void)q, (void)qd, (void)qdd, (void)tau;
+    }
+  }
+
   int n;  ///< the joint count
   Model model_;
   BaseParameters bp_;
   Eigen::MatrixXd r_;  ///< [R z; 0 rho], (r + 1) x (r + 1)
   std::size_t samples_ = 0;
+  double torque_squares_ = 0.0;  ///< sum of the squared right-hand sides, for the credibility
   mutable Data<Model> data_;
   mutable RegressorWithJointDynamicsMatrix<Model> yj_;
   mutable RegressorMatrix<Model> y_;

@@ -7,6 +7,7 @@
 #include "chaindyn/spatial/inertia.hpp"
 #include "chaindyn/spatial/sincos.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -67,19 +68,27 @@ Vector3<Scalar> checked_unit_axis(const std::optional<Vector3<Scalar>>& axis,
     throw_model_error(where, ": a ", kind, " joint needs an axis (Link::axis is empty)");
   }
   const Vector3<Scalar>& a = *axis;
-  double norm2 = 0.0;
+  double largest = 0.0;
   for (int k = 0; k < 3; ++k) {
     const double c = scalar_value(a[k]);
     if (!std::isfinite(c)) {
       throw_model_error(where, ": joint axis ", format_vector(a), " is not finite");
     }
-    norm2 += c * c;
+    largest = std::max(largest, std::abs(c));
   }
-  if (!(norm2 > 1e-24)) {
+  double scaled2 = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    const double c = largest > 0.0 ? scalar_value(a[k]) / largest : 0.0;
+    scaled2 += c * c;
+  }
+  if (!(largest * std::sqrt(scaled2) > 1e-12)) {
     throw_model_error(where, ": joint axis ", format_vector(a), " is zero");
   }
+  // scaled by its largest entry first, so that the squared norm of (1e300, 1e300, 0) does not
+  // overflow to a zero axis
   using std::sqrt;
-  return a / sqrt(a.squaredNorm());
+  const Vector3<Scalar> s = a / Scalar(largest);
+  return s / sqrt(s.squaredNorm());
 }
 
 /// An axis given to a joint whose axis is in its type must be that axis (any positive length).

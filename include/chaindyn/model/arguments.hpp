@@ -19,9 +19,11 @@
 
 #include "chaindyn/error.hpp"
 #include "chaindyn/model/per_link.hpp"
+#include "chaindyn/spatial/kernels.hpp"
 
 #include <Eigen/Core>
 
+#include <cmath>
 #include <type_traits>
 
 /// The message of the compile error when an in-place (noexcept) form is given a vector whose
@@ -87,9 +89,9 @@ inline typename Model::Vector as_joint_vector(const Eigen::MatrixBase<Derived>& 
 }
 
 /// The run-time check of the returning forms: throws ArgumentError unless `v` is a vector with
-/// as many entries as the model has joints. A vector whose size is fixed at compile time is
-/// checked at compile time against a compile-time chain. Any entry that is not finite is
-/// accepted (the algorithms propagate it).
+/// as many entries as the model has joints, every entry finite (docs/conventions.md's error
+/// table; the in-place forms, noexcept, check nothing and propagate a NaN). A vector whose size
+/// is fixed at compile time is checked at compile time against a compile-time chain.
 template <typename Model, typename Derived>
 void check_joint_vector(const Model& model, const Eigen::MatrixBase<Derived>& v,
                         const char* function, const char* name) {
@@ -105,6 +107,14 @@ void check_joint_vector(const Model& model, const Eigen::MatrixBase<Derived>& v,
     }
     throw_error<ArgumentError>(function, ": ", name, " has ", v.size(), " entries; the model has ",
                                n, " joints");
+  }
+  if constexpr (!is_pack<typename Derived::Scalar>::value) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double x = scalar_value(v.derived().coeff(i));
+      if (!std::isfinite(x)) {
+        throw_error<ArgumentError>(function, ": ", name, "[", i, "] is not finite (", x, ")");
+      }
+    }
   }
 }
 

@@ -108,10 +108,16 @@ bool all_finite(const Eigen::MatrixBase<Derived>& m) {
   return true;
 }
 
-/// A symmetric 3x3 matrix is positive semi-definite iff all its principal minors are >= 0;
-/// `tol` is relative to the matrix's largest entry.
+/// The smallest scale an inertia tensor's checks take (kg m^2): a tensor whose entries are all
+/// rounding noise (a point mass written as ixx = -5.4e-20) is judged as the zero tensor it
+/// stands for, not against its own noise.
+inline constexpr double kInertiaScaleFloor = 1e-12;
+
+/// A symmetric 3x3 inertia-like matrix is positive semi-definite iff all its principal minors
+/// are >= 0; `tol` is relative to the matrix's scale s = max(largest |entry|,
+/// kInertiaScaleFloor): the k x k minors are compared with -tol s^k.
 inline bool symmetric_psd(const Eigen::Matrix3d& m, double tol) {
-  const double s = std::max(m.cwiseAbs().maxCoeff(), 1e-300);
+  const double s = std::max(m.cwiseAbs().maxCoeff(), kInertiaScaleFloor);
   const double s2 = s * s;
   for (int k = 0; k < 3; ++k) {
     if (m(k, k) < -tol * s) return false;
@@ -139,8 +145,9 @@ inline std::string format_matrix(const Eigen::Matrix3d& m) {
 /// the tensor must be positive semi-definite, and its principal moments must satisfy the
 /// triangle inequality I1 + I2 >= I3 (they do iff the second moment of the mass distribution,
 /// Sigma = tr(I)/2 * 1 - I, is positive semi-definite). `inertia` must be symmetric and finite.
-/// Tolerance 1e-6 relative to the largest entry (a tensor on the boundary, e.g. a thin rod's,
-/// passes). The mass's sign is checked separately (validate_link).
+/// Tolerance 1e-6 relative to the tensor's scale (symmetric_psd: its largest entry, at least
+/// kInertiaScaleFloor), so a tensor on the boundary (a thin rod's) or one whose only nonzero
+/// entries are rounding noise passes. The mass's sign is checked separately (validate_link).
 inline std::string inertia_problem(const Eigen::Matrix3d& inertia) {
   constexpr double tol = 1e-6;
   if (!symmetric_psd(inertia, tol)) {
@@ -432,12 +439,16 @@ PivotJoint pivot_joint(const JointSlot& slot, const Link<Scalar>& link,
   if (slot.axis >= 0) {
     for (int k = 0; k < 3; ++k) js.axis[k] = (k == slot.axis) ? 1.0 : 0.0;
   } else if (link.axis) {
-    double norm2 = 0;
+    double largest = 0;  // scaled by it first: (1e300, 1e300, 0)'s squared norm overflows
     for (int k = 0; k < 3; ++k) {
       js.axis[k] = scalar_value((*link.axis)[k]);
-      norm2 += js.axis[k] * js.axis[k];
+      largest = std::max(largest, std::abs(js.axis[k]));
     }
-    const double norm = std::sqrt(norm2);
+    if (largest > 0) {
+      for (double& a : js.axis) a /= largest;
+    }
+    const double norm = std::sqrt(js.axis[0] * js.axis[0] + js.axis[1] * js.axis[1] +
+                                  js.axis[2] * js.axis[2]);
     if (norm > 0) {
       for (double& a : js.axis) a /= norm;
     }

@@ -163,6 +163,23 @@ void validate_integration(const Vector& q0, const Vector& qd0, typename Vector::
                               ") must be a multiple of dt (", o.dt,
                               ") for the fixed-step integrators");
     }
+    // k becomes a step count (a std::size_t): bounded before the cast
+    if (!(k <= Scalar(o.max_steps))) {
+      throw_error<ArgumentError>("integrate: output_interval / dt = ", double(ratio),
+                                 " steps per sample exceed max_steps (", o.max_steps, ")");
+    }
+  }
+}
+
+/// Throws ArgumentError unless f's result has the state's size (a dynamic-size Vector only:
+/// a fixed size is the type's). `who` names the caller.
+template <typename Vector, typename Result>
+void check_acceleration_size(const Result& qdd, Eigen::Index n, const char* who) {
+  if constexpr (Vector::SizeAtCompileTime == Eigen::Dynamic) {
+    if (qdd.size() != n) {
+      throw_error<ArgumentError>(who, ": acceleration(t, q, qd) returned ", qdd.size(),
+                                 " entries; the state has ", n);
+    }
   }
 }
 

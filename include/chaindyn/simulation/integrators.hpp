@@ -44,6 +44,7 @@ IntegrationStats integrate(Acceleration&& acceleration, const Vector& q0, const 
   IntegrationSample<Vector> sample{typename Vector::Scalar(0), q0, qd0, qd0};
   auto eval = [&](typename Vector::Scalar t, const Vector& q, const Vector& qd, Vector& qdd) {
     qdd = acceleration(t, q, qd);
+    detail::check_acceleration_size<Vector>(qdd, q.size(), "integrate");
   };
   auto emit = [&](typename Vector::Scalar t, const Vector& q, const Vector& qd, const Vector& qdd) {
     sample.t = t;
@@ -63,6 +64,7 @@ template <typename Vector, typename Acceleration>
 void semi_implicit_euler_step(Acceleration&& acceleration, typename Vector::Scalar t,
                               typename Vector::Scalar dt, Vector& q, Vector& qd) {
   const Vector a = acceleration(t, q, qd);
+  detail::check_acceleration_size<Vector>(a, q.size(), "semi_implicit_euler_step");
   detail::semi_implicit_euler_update(dt, a, q, qd);
 }
 
@@ -73,8 +75,10 @@ void rk4_step(Acceleration&& acceleration, typename Vector::Scalar t, typename V
               Vector& q, Vector& qd) {
   auto eval = [&](typename Vector::Scalar ti, const Vector& qi, const Vector& qdi, Vector& out) {
     out = acceleration(ti, qi, qdi);
+    detail::check_acceleration_size<Vector>(out, qi.size(), "rk4_step");
   };
   const Vector a1 = acceleration(t, q, qd);
+  detail::check_acceleration_size<Vector>(a1, q.size(), "rk4_step");
   detail::Rk4Work<Vector> work(q.size());
   detail::rk4_update(eval, t, dt, a1, q, qd, work);
 }

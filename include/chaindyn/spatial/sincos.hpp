@@ -111,9 +111,9 @@ inline CHAINDYN_ALWAYS_INLINE void sincos_reduced(const T* x, T* s, T* c, int n)
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE void sincos(const Scalar* x, Scalar* s, Scalar* c, int n) noexcept {
   if constexpr (is_pack<Scalar>::value) {
-    // A SIMD pack of states (batch/pack.hpp): its sincos, found by argument-dependent lookup,
-    // runs sincos_kernel on every lane at once.
-    for (int i = 0; i < n; ++i) sincos(x[i], s[i], c[i]);
+    // A SIMD pack of states (batch/pack.hpp): its sincos_states, found by argument-dependent
+    // lookup, runs sincos_kernel on every lane at once and gives each lane the numbers below.
+    sincos_states(x, s, c, n);
   } else {
 #ifndef __FAST_MATH__
     if constexpr (std::is_same_v<Scalar, double> || std::is_same_v<Scalar, float>) {

@@ -10,6 +10,7 @@
 #include "chaindyn/spatial/symmetric_eigen.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <map>
@@ -314,6 +315,46 @@ inline double repair_shift(const Eigen::Matrix3d& inertia) {
   return std::max(0.0, l[2] - l[0] - l[1]);
 }
 
+/// Levenshtein distance of two names, ignoring case (for "did you mean" hints).
+inline std::size_t name_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      const std::size_t next = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = row[j];
+      row[j] = next;
+    }
+  }
+  return row[b.size()];
+}
+
+/// What a tip name that is no link is: a joint's name (then its child link), and the closest
+/// link names, as a message tail.
+inline std::string tip_hint(const Document& d, std::string_view tip) {
+  std::ostringstream os;
+  for (const JointRecord& j : d.joints) {
+    if (j.name == tip) {
+      os << ": it is the name of a joint (line " << j.line << "); a tip is a link, e.g. that "
+         << "joint's child link '" << j.child << "'";
+      return os.str();
+    }
+  }
+  std::vector<std::pair<std::size_t, std::string_view>> ranked;
+  for (const LinkRecord& l : d.links) ranked.emplace_back(name_distance(tip, l.name), l.name);
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  os << "; the closest link names: ";
+  for (std::size_t k = 0; k < ranked.size() && k < 3; ++k) {
+    os << (k ? ", '" : "'") << ranked[k].second << "'";
+  }
+  return os.str();
+}
+
 /// The moving joints from the root to the tip link (named, or the single leaf), in order;
 /// sets `tip_link`.
 inline std::vector<std::size_t> chain_path(const Document& d, const Tree& t, const Bodies& b,
@@ -326,7 +367,7 @@ inline std::vector<std::size_t> chain_path(const Document& d, const Tree& t, con
   if (!tip.empty()) {
     const auto it = t.link_index.find(std::string(tip));
     if (it == t.link_index.end()) {
-      fail(robot, "the tip link '", std::string(tip), "' is not defined");
+      fail(robot, "the tip link '", std::string(tip), "' is not defined", tip_hint(d, tip));
     }
     tip_link = it->second;
     for (std::size_t body = b.body[tip_link]; body != t.root;) {
@@ -560,7 +601,10 @@ inline Description describe(const Document& d, const LoadOptions& options) {
     l.name = d.links[child].name;
     l.joint_name = jr.name;
     l.placement = b.pose[parent] * jr.origin;
-    l.axis = jr.axis.normalized();
+    // scaled by its largest entry before normalizing: (1e300, 1e300, 0) must not overflow to 0
+    const double largest_entry = jr.axis.cwiseAbs().maxCoeff();
+    l.axis = largest_entry > 0.0 ? Eigen::Vector3d((jr.axis / largest_entry).normalized())
+                                 : jr.axis;
     const std::vector<std::size_t> parts = body_parts(d, b, child);
     merge_inertia(d, b, child, parts, l);
     check_chain_inertia(d, jr, child, parts, options.inertia, l, out);
