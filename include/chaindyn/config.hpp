@@ -4,7 +4,7 @@
 
 /// Forces inlining of the small spatial-algebra kernels and of the per-joint loop bodies:
 /// g++ otherwise leaves some of them out of line in the algorithms' hot loops. Every part of
-/// it pays in an optimised build (1.4-3x on the iiwa; docs/benchmarks.md).
+/// it pays in an optimised build (1.1-3x on the iiwa; docs/benchmarks.md).
 ///
 /// By default it is on only where it pays and compiles in reasonable time: in optimised builds
 /// (__OPTIMIZE__) without a sanitizer. Unoptimised and AddressSanitizer/ThreadSanitizer builds
