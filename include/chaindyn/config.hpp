@@ -3,14 +3,13 @@
 #pragma once
 
 /// Forces inlining of the small spatial-algebra kernels and of the per-joint loop bodies:
-/// g++ 12 otherwise leaves some of them out of line in the algorithms' hot loops. Every part of
-/// it pays in an optimised build (A/B, g++ -O3 -march=native, iiwa: without it rnea 596 ns
-/// instead of 209, crba 461 instead of 268, aba 808 instead of 549; docs/benchmarks.md).
+/// g++ otherwise leaves some of them out of line in the algorithms' hot loops. Every part of
+/// it pays in an optimised build (1.1-3x on the iiwa; docs/benchmarks.md).
 ///
 /// By default it is on only where it pays and compiles in reasonable time: in optimised builds
 /// (__OPTIMIZE__) without a sanitizer. Unoptimised and AddressSanitizer/ThreadSanitizer builds
-/// get plain `inline` choices: a g++ -O1 -g ASan+UBSan build of a 50-line controller took more
-/// than 300 s of CPU with it and 68 s without (benchmarks/compile_cost/run). g++ 12 defines no
+/// get plain `inline` choices: with it, a sanitized build of a small controller compiles
+/// several times slower (benchmarks/compile_cost/run). g++ 12 defines no
 /// macro for an UndefinedBehaviorSanitizer-only build: add -DCHAINDYN_ALWAYS_INLINE= there.
 /// Define it yourself (empty, or as you like) before including chaindyn to override the
 /// default; the tests define it empty, which halves their compile time.
@@ -33,8 +32,8 @@
 #endif
 
 /// Keeps a function out of its callers: the returning forms' workspace lookup
-/// (model/data.hpp), whose thread_local guard and first-call allocation, inlined, cost
-/// clang++ 14's returning crba on the iiwa 9-11 % (issue 14, tenth session).
+/// (model/data.hpp), whose thread_local guard and first-call allocation, inlined, slow
+/// clang++'s returning crba on the iiwa down.
 #ifndef CHAINDYN_NOINLINE
 #if defined(__GNUC__) || defined(__clang__)
 #define CHAINDYN_NOINLINE __attribute__((noinline))
@@ -47,11 +46,10 @@
 /// (algorithms/crba.hpp): per ancestor pair, the link-coordinate form transforms a force to the
 /// parent (a rotation and a cross product, ~30 flops) where the base-coordinate form takes one
 /// dot product (6 multiply-adds), at the price of the base-frame poses and inertias per link.
-/// Measured (g++ 12 -O3, random revolute chains, ns): link / base coordinates n = 7: 483 / 495,
-/// n = 8: 581 / 570, n = 10: 938 / 531, n = 16: 2131 / 908, n = 64: 28,851 / 5,224 (beyond 8
-/// joints ChainN's walks are loops, no longer unrolled: the link form's per-pair transforms
-/// then cost most); docs/benchmarks.md ("CRBA: coordinates by chain length"). Define it before
-/// including chaindyn to override (e.g. 1: always base coordinates; a large number: never).
+/// The two cross between 8 and 10 joints (beyond 8 joints ChainN's walks are loops, no longer
+/// unrolled: the link form's per-pair transforms then cost most); the figures are in
+/// docs/benchmarks.md ("CRBA: coordinates by chain length"). Define it before including
+/// chaindyn to override (e.g. 1: always base coordinates; a large number: never).
 #ifndef CHAINDYN_CRBA_BASE_COORDINATES_FROM
 #define CHAINDYN_CRBA_BASE_COORDINATES_FROM 9
 #endif
@@ -68,7 +66,7 @@
 
 /// Unrolls the loop that follows by up to 16 iterations (a whole loop of compile-time trip
 /// count <= 16): the small dense kernels (the Cholesky factorisation and solves of
-/// forward_dynamics_crba up to 16 joints), which clang++ unrolls by itself and g++ 12 does not.
+/// forward_dynamics_crba up to 16 joints), which clang++ unrolls by itself and g++ does not.
 #ifndef CHAINDYN_UNROLL_16
 #if defined(__GNUC__) || defined(__clang__)
 #define CHAINDYN_UNROLL_16 _Pragma("GCC unroll 16")
@@ -78,9 +76,9 @@
 #endif
 
 /// Inlines everything a function calls, recursively, into it: the batch functions
-/// (chaindyn/batch.hpp) put it on their per-thread loop, because g++ 12 leaves Eigen's small
-/// expressions on 64-byte pack scalars out of line (A/B, g++ -O3 -march=native, iiwa, 8 states
-/// per pack: rnea 157 -> 55 ns per state, crba 119 -> 60; clang++ inlines them either way).
+/// (chaindyn/batch.hpp) put it on their per-thread loop, because g++ leaves Eigen's small
+/// expressions on 64-byte pack scalars out of line (2-3x per state; clang++ inlines them
+/// either way).
 /// On where CHAINDYN_ALWAYS_INLINE is on by default (optimised builds without sanitizers);
 /// define it yourself (empty) to turn it off, as the tests do (compile time).
 #ifndef CHAINDYN_FLATTEN

@@ -5,20 +5,25 @@
 ///     // robot.hpp, included everywhere
 ///     #include <chaindyn/instantiate.hpp>
 ///     using Arm = chaindyn::ChainN<double, 7, chaindyn::RevoluteZ>;
-///     CHAINDYN_EXTERN_ALGORITHMS(Arm);      // the algorithms for Arm are compiled elsewhere
+///     CHAINDYN_EXTERN_DYNAMICS(Arm);        // rnea, crba, aba ... for Arm compiled elsewhere
 ///
 ///     // robot.cpp, one translation unit (compiled with the flags you want for them: -O3 ...)
 ///     #include "robot.hpp"
-///     CHAINDYN_INSTANTIATE_ALGORITHMS(Arm); // ... here
+///     CHAINDYN_INSTANTIATE_DYNAMICS(Arm);   // ... here
 ///
-/// The in-place forms of rnea (with and without external wrenches), crba, aba (both),
-/// nonlinear_effects, gravity_torques, forward_dynamics_crba, forward_kinematics, frame_pose,
-/// jacobian, jdot_qd, joint_torques_from_wrench (their frame-handle forms), kinetic_energy,
-/// potential_energy, inverse_mass_matrix, coriolis_matrix, rnea_derivatives and
-/// aba_derivatives are covered; the returning forms and the short overloads (the checked
-/// link-index forms of the frame functions among them) stay inline and call them. Use the macros at global
-/// scope. The calls then go out of line (a few ns each, measured in docs/benchmarks.md) and
-/// every other translation unit skips the algorithms' code generation.
+/// Instantiate what the program uses, by group (each has an EXTERN and an INSTANTIATE macro;
+/// the ALGORITHMS pair is all three groups):
+/// - CHAINDYN_*_DYNAMICS: rnea (with and without external wrenches), crba, aba (both),
+///   nonlinear_effects, gravity_torques, forward_dynamics_crba, kinetic_energy,
+///   potential_energy, inverse_mass_matrix, coriolis_matrix;
+/// - CHAINDYN_*_KINEMATICS: forward_kinematics, frame_pose, jacobian, jdot_qd,
+///   joint_torques_from_wrench (their frame-handle forms);
+/// - CHAINDYN_*_DERIVATIVES: rnea_derivatives and aba_derivatives (most of the compile time of
+///   the whole set).
+/// The in-place forms are covered; the returning forms and the short overloads (the checked
+/// link-index forms of the frame functions among them) stay inline and call them. Use the
+/// macros at global scope. The calls then go out of line (a few ns each) and every other
+/// translation unit skips the algorithms' code generation. Compile times: README.md.
 #pragma once
 
 #include "chaindyn/chaindyn.hpp"
@@ -30,71 +35,94 @@
 #define CHAINDYN_DETAIL_TARGS2(...) CHAINDYN_DETAIL_TARGS1(__VA_ARGS__), __VA_ARGS__::Vector
 #define CHAINDYN_DETAIL_TARGS3(...) CHAINDYN_DETAIL_TARGS2(__VA_ARGS__), __VA_ARGS__::Vector
 
-/// The declarations of CHAINDYN_EXTERN_ALGORITHMS / CHAINDYN_INSTANTIATE_ALGORITHMS, with
-/// `prefix` `extern` or empty; the model type is __VA_ARGS__ (it may contain commas).
-#define CHAINDYN_DETAIL_ALGORITHMS(prefix, ...)                                                    \
-  prefix template void chaindyn::rnea<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                        \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;              \
-  prefix template void chaindyn::rnea<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                        \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                        \
-      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                          \
-  prefix template void chaindyn::crba<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(                        \
+/// The declarations of each group's EXTERN / INSTANTIATE macro, with `prefix` `extern` or
+/// empty; the model type is __VA_ARGS__ (it may contain commas).
+#define CHAINDYN_DETAIL_DYNAMICS(prefix, ...)                                                       \
+  prefix template void chaindyn::rnea<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                         \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;               \
+  prefix template void chaindyn::rnea<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                         \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                         \
+      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                           \
+  prefix template void chaindyn::crba<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(                         \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
-  prefix template void chaindyn::aba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                         \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;              \
-  prefix template void chaindyn::aba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                         \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                        \
-      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                          \
-  prefix template void chaindyn::nonlinear_effects<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(           \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                 \
-  prefix template void chaindyn::gravity_torques<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(             \
+  prefix template void chaindyn::aba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                          \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;               \
+  prefix template void chaindyn::aba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                          \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                         \
+      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                           \
+  prefix template void chaindyn::nonlinear_effects<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(            \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                  \
+  prefix template void chaindyn::gravity_torques<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(              \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
-  prefix template void chaindyn::forward_dynamics_crba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(       \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;              \
-  prefix template void chaindyn::forward_kinematics<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(          \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
-  prefix template const chaindyn::Transform<__VA_ARGS__::Scalar>&                                  \
-  chaindyn::frame_pose<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, \
-                                    CHAINDYN_DETAIL_VARG(__VA_ARGS__),                             \
-                                    const chaindyn::FrameFor<__VA_ARGS__>&) noexcept;              \
-  prefix template void chaindyn::jacobian<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(                    \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
-      const chaindyn::FrameFor<__VA_ARGS__>&, chaindyn::ReferenceFrame,                            \
-      chaindyn::FrameJacobian<__VA_ARGS__>&) noexcept;                                             \
-  prefix template void chaindyn::jdot_qd<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(                     \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), const chaindyn::FrameFor<__VA_ARGS__>&,                   \
-      chaindyn::ReferenceFrame, chaindyn::FrameVector<__VA_ARGS__>&) noexcept;                     \
-  prefix template void chaindyn::joint_torques_from_wrench<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(   \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
-      const chaindyn::FrameFor<__VA_ARGS__>&, const chaindyn::Force<__VA_ARGS__::Scalar>&,         \
-      chaindyn::ReferenceFrame) noexcept;                                                          \
+  prefix template void chaindyn::forward_dynamics_crba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(        \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;               \
   prefix template __VA_ARGS__::Scalar chaindyn::kinetic_energy<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>( \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                 \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                  \
   prefix template __VA_ARGS__::Scalar chaindyn::potential_energy<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>( \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
-  prefix template void chaindyn::inverse_mass_matrix<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(         \
+  prefix template void chaindyn::inverse_mass_matrix<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(          \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
-  prefix template void chaindyn::coriolis_matrix<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(             \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),         \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                 \
-  prefix template void chaindyn::rnea_derivatives<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(            \
+  prefix template void chaindyn::coriolis_matrix<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(              \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept
+#define CHAINDYN_DETAIL_KINEMATICS(prefix, ...)                                                     \
+  prefix template void chaindyn::forward_kinematics<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(           \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
+  prefix template const chaindyn::Transform<__VA_ARGS__::Scalar>&                                   \
+  chaindyn::frame_pose<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, \
+                                    CHAINDYN_DETAIL_VARG(__VA_ARGS__),                              \
+                                    const chaindyn::FrameFor<__VA_ARGS__>&) noexcept;               \
+  prefix template void chaindyn::jacobian<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(                     \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      const chaindyn::FrameFor<__VA_ARGS__>&, chaindyn::ReferenceFrame,                             \
+      chaindyn::FrameJacobian<__VA_ARGS__>&) noexcept;                                              \
+  prefix template void chaindyn::jdot_qd<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(                      \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), const chaindyn::FrameFor<__VA_ARGS__>&,                    \
+      chaindyn::ReferenceFrame, chaindyn::FrameVector<__VA_ARGS__>&) noexcept;                      \
+  prefix template void chaindyn::joint_torques_from_wrench<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(    \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      const chaindyn::FrameFor<__VA_ARGS__>&, const chaindyn::Force<__VA_ARGS__::Scalar>&,          \
+      chaindyn::ReferenceFrame) noexcept
+#define CHAINDYN_DETAIL_DERIVATIVES(prefix, ...)                                                    \
+  prefix template void chaindyn::rnea_derivatives<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(             \
       const __VA_ARGS__&, chaindyn::DerivativesData<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__), \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;              \
-  prefix template void chaindyn::aba_derivatives<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(             \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;               \
+  prefix template void chaindyn::aba_derivatives<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(              \
       const __VA_ARGS__&, chaindyn::DerivativesData<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__), \
       CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept
+#define CHAINDYN_DETAIL_ALGORITHMS(prefix, ...)  \
+  CHAINDYN_DETAIL_DYNAMICS(prefix, __VA_ARGS__);   \
+  CHAINDYN_DETAIL_KINEMATICS(prefix, __VA_ARGS__); \
+  CHAINDYN_DETAIL_DERIVATIVES(prefix, __VA_ARGS__)
 
-/// Declares the in-place algorithms for the model type as instantiated elsewhere.
+/// Declares the dynamics for the model type as instantiated elsewhere: rnea (both), crba,
+/// aba (both), nonlinear_effects, gravity_torques, forward_dynamics_crba, kinetic_energy,
+/// potential_energy, inverse_mass_matrix, coriolis_matrix.
+#define CHAINDYN_EXTERN_DYNAMICS(...) CHAINDYN_DETAIL_DYNAMICS(extern, __VA_ARGS__)
+/// Instantiates the dynamics for the model type here (one translation unit).
+#define CHAINDYN_INSTANTIATE_DYNAMICS(...) CHAINDYN_DETAIL_DYNAMICS(, __VA_ARGS__)
+/// Declares the kinematics (forward_kinematics, frame_pose, jacobian, jdot_qd,
+/// joint_torques_from_wrench) for the model type as instantiated elsewhere.
+#define CHAINDYN_EXTERN_KINEMATICS(...) CHAINDYN_DETAIL_KINEMATICS(extern, __VA_ARGS__)
+/// Instantiates the kinematics for the model type here (one translation unit).
+#define CHAINDYN_INSTANTIATE_KINEMATICS(...) CHAINDYN_DETAIL_KINEMATICS(, __VA_ARGS__)
+/// Declares rnea_derivatives and aba_derivatives for the model type as instantiated elsewhere.
+#define CHAINDYN_EXTERN_DERIVATIVES(...) CHAINDYN_DETAIL_DERIVATIVES(extern, __VA_ARGS__)
+/// Instantiates rnea_derivatives and aba_derivatives for the model type here.
+#define CHAINDYN_INSTANTIATE_DERIVATIVES(...) CHAINDYN_DETAIL_DERIVATIVES(, __VA_ARGS__)
+
+/// Declares every in-place algorithm (the three groups) for the model type as instantiated
+/// elsewhere.
 #define CHAINDYN_EXTERN_ALGORITHMS(...) CHAINDYN_DETAIL_ALGORITHMS(extern, __VA_ARGS__)
-/// Instantiates the in-place algorithms for the model type here (one translation unit).
+/// Instantiates every in-place algorithm for the model type here (one translation unit).
 #define CHAINDYN_INSTANTIATE_ALGORITHMS(...) CHAINDYN_DETAIL_ALGORITHMS(, __VA_ARGS__)
 
 /// Model construction and the built-in iiwa, compiled once. Building a chain validates every

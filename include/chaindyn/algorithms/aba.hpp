@@ -40,11 +40,10 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   joint_poses(model, data, q);
   // Each link's base pose composes its parent's, read through `parent` (the previous step's
   // x). Link 0's is liMi[0] itself: copying it into oMi[0] right after joint_poses stored it
-  // stalls g++ 12 on store forwarding (A/B, g++ -O3, medians of 8: UR5 aba +8 %, iiwa +3 %), so
-  // that copy is made after this pass, and no step reads oMi[0].
-  // The steps that depend on the joint type (a Chain of different types unrolls them) apart
-  // from the rest, which every chain runs as one loop (indices_forward; g++ 12, iiwa as a
-  // Chain of Placed joints: 1,590 ns as one unrolled pass, 1,170 with passes 2 and 3 as loops).
+  // stalls g++ on store forwarding, so that copy is made after this pass, and no step reads
+  // oMi[0]. The steps that depend on the joint type (a Chain of different types unrolls them)
+  // apart from the rest, which every chain runs as one loop (indices_forward): unrolled whole,
+  // g++'s aba is slower.
   const Transform<Scalar>* parent = nullptr;
   model.joints_forward(large_body, [&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const Transform<Scalar>& x =

@@ -48,9 +48,8 @@ inline CHAINDYN_ALWAYS_INLINE Scalar multiply_add(const Scalar& a, const Scalar&
 }
 
 /// From this many joints on, aba_solve_rows runs its passes as plain loops over the rows (see
-/// there); below, as Eigen expressions on the columns. clang++ 14 makes the better code of the
-/// column form for short chains, g++ 12 of the row loops at every length (A/B, iiwa:
-/// docs/benchmarks.md, issue 14, fifth session).
+/// there); below, as Eigen expressions on the columns. clang++ makes the better code of the
+/// column form for short chains, g++ of the row loops at every length (docs/benchmarks.md).
 #if defined(__clang__)
 constexpr std::size_t kSolveRowLoopsFrom = 16;
 #else
@@ -71,11 +70,10 @@ constexpr std::size_t kSolveRowLoopsFrom = 1;
 /// Short chains (n < kSolveRowLoopsFrom): axpy on the columns of p and a (contiguous, one entry
 /// per right-hand side, fixed sizes that Eigen unrolls), the six terms of each 6-vector product
 /// in two independent sums, and the Ys interleaved link by link: one Y at a time, the chain of
-/// dependent multiply-adds set the pace (g++ 12, iiwa: 600 ns for the three solves as Eigen
-/// products of these small fixed sizes, one at a time). Long chains: a loop over the rows that
-/// reads and writes each row of p (or a) once per link, with fused multiply-adds (27
-/// instructions per 4 rows where the column form takes 44; A/B at n = 64: docs/benchmarks.md).
-/// On the iiwa the row loops cost clang++ 13-22 %, hence the two forms.
+/// dependent multiply-adds set the pace. Long chains: a loop over the rows that reads and
+/// writes each row of p (or a) once per link, with fused multiply-adds (27 instructions per 4
+/// rows where the column form takes 44). On the iiwa the row loops are slower with clang++,
+/// hence the two forms.
 template <typename Model, typename Scratch, typename Identity, typename... Ys>
 inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data<Model>& data,
                                                   Scratch* p, Scratch* a, Identity& identity,

@@ -62,8 +62,7 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
                                                          typename Model::Matrix& M) noexcept {
   using Scalar = typename Model::Scalar;
   // The lower triangle: stored beside the upper one while M fits in L1 (n <= 64 doubles);
-  // beyond, by blocks of 8 x 8 after the pass (at n = 128 the row-wise stores in the pass
-  // doubled the cost: g++ 12, 38 vs 17.5 us; at n = 64 the blocked copy costs 16 %).
+  // beyond, by blocks of 8 x 8 after the pass (row-wise stores in the pass miss L1 there).
   const auto n = Eigen::Index(detail::joint_count(model));  // a constant for Chain and ChainN
   const bool transpose_after = n * n * Eigen::Index(sizeof(Scalar)) > 32768;
   world_kinematics(model, data, q);  // oMi, oS
@@ -130,8 +129,8 @@ void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& 
 /// in the returned matrix itself (named return value), not in a workspace and then copied.
 /// A compile-time chain in link coordinates (fewer than CHAINDYN_CRBA_BASE_COORDINATES_FROM
 /// joints) keeps its poses and composite inertias in locals, which nothing reads after the
-/// call, so the compiler need not store them (iiwa: 10-13 % faster than the in-place form,
-/// which must fill data.liMi and data.Ic; A/B, tenth session); a longer chain or a ChainX
+/// call, so the compiler need not store them (on the iiwa faster than the in-place form,
+/// which must fill data.liMi and data.Ic); a longer chain or a ChainX
 /// uses the thread's workspace (detail::thread_workspace).
 template <typename Model, typename Q>
 typename Model::Matrix crba(const Model& model, const Eigen::MatrixBase<Q>& q) {

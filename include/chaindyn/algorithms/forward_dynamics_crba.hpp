@@ -14,16 +14,15 @@ namespace detail {
 /// M's lower triangle. Two loop orders of the same arithmetic (each entry subtracts its products
 /// in the same order and is scaled by the same pivot):
 /// - up to 16 joints known at compile time, row by row (Cholesky-Banachiewicz), unrolled whole
-///   (CHAINDYN_UNROLL_16: clang++ unrolls it by itself, g++ 12 did not);
+///   (CHAINDYN_UNROLL_16: clang++ unrolls it by itself, g++ does not);
 /// - longer or run-time-sized chains, column by column, left-looking (Golub & Van Loan, Matrix
 ///   Computations, 4th ed., Alg. 4.2.2, gaxpy Cholesky): column j is M's column j minus l(j, k)
 ///   times column k of L for every k < j, an axpy down contiguous memory (L column-major) that
 ///   the compiler vectorises, where the row form is a chain of dependent dot products
-///   (latency-bound: n = 64, 59.6 -> 30.1 us with g++, 46.6 -> 28.4 with clang++).
+///   (latency-bound; the column form halves g++'s time at n = 64).
 /// Each pivot is inverted once and the entries below it multiplied by 1 / l(j, j): n divisions
-/// instead of n (n + 1) / 2 (a division is ~13 cycles of latency and 4-5 of throughput on the
-/// machines of docs/benchmarks.md, a multiplication 3 and 0.5; A/B, iiwa forward_dynamics_crba
-/// with g++ 12: 653 -> 516 ns with the unrolling).
+/// instead of n (n + 1) / 2 (a division is ~13 cycles of latency and 4-5 of throughput, a
+/// multiplication 3 and 0.5).
 template <typename Matrix>
 void cholesky_factor(const Matrix& m, Matrix& l) noexcept {
   static_assert(!Matrix::IsRowMajor, "cholesky_factor walks columns of a column-major matrix");

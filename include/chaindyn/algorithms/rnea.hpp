@@ -31,8 +31,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
   // Forward pass: base to tip. Each link's a and v are built in locals and stored once: built
   // in place in data (store, then read back to add the next term), g++ 12 reloads them with
   // 2-lane loads of what it has just stored as scalars, a failed store-to-load forward per
-  // term (perf, g++ -O3 -march=native, 2026-11-26). f stays built in place: as a local too,
-  // clang++'s rnea ran 12 % slower (docs/benchmarks.md, issue 14 g++ section).
+  // term. f stays built in place: as a local too, clang++'s rnea is slower.
   if constexpr (kPoses) joint_poses(model, data, q);
   model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
@@ -43,7 +42,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
       // (0; -g) (Chain keeps no angular part) and v_0 = S qd_0, so v_0 x S qd_0 = 0 and, with
       // l = R^T (-g) and I S = joint.column(I) (RBDA eqs. 5.6-5.9, v_base = 0):
       //   a_0 = (0; l) + S qdd_0,   f_0 = (h x l; m l) + I S qdd_0 + qd_0 (S qd_0) x* (I S)
-      // ~100 fewer flops than the general step (iiwa: 3-5 % of rnea, A/B 2026-11-27).
+      // ~100 fewer flops than the general step.
       const Vector3<Scalar> l = linear_to_link(joint, x, model.base_acceleration().linear);
       Motion<Scalar> a(Vector3<Scalar>::Zero(), l);
       Force<Scalar>& f = data.f[0];

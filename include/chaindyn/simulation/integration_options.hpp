@@ -194,8 +194,8 @@ Eigen::Index first_non_finite(const Vector& v) noexcept {
 }
 
 /// Throws IntegrationError unless q, qd and qdd are finite after a fixed step to t: names the
-/// first offending component, and whether the state or f(t, q, qd) went bad (issue 12: RK4
-/// used to return every later sample as NaN in silence). `who` names the method.
+/// first offending component, and whether the state or f(t, q, qd) went bad, instead of
+/// returning every later sample as NaN in silence. `who` names the method.
 template <typename Vector>
 void check_fixed_step(const char* who, typename Vector::Scalar t, std::size_t step,
                       const Vector& q, const Vector& qd, const Vector& qdd) {

@@ -77,7 +77,7 @@ struct ControlledDynamics {
       }
     }
     // At a finite state, a torque or an acceleration that is not finite is the controller's
-    // or the model's fault, not the step size's: name it (issue 12). (At a non-finite trial
+    // or the model's fault, not the step size's: name it. (At a non-finite trial
     // state of rk45 the step is rejected and retried instead.)
     const bool finite_state = first_non_finite(q) < 0 && first_non_finite(qd) < 0;
     if (finite_state) {

@@ -254,8 +254,7 @@ struct ArticulatedInertia {
   }
 
   CHAINDYN_ALWAYS_INLINE Force<Scalar> operator*(const Motion<Scalar>& m) const {
-    // Eigen's sums, not detail::add3: written out, g++ 12's aba ran ~20 % slower (A/B of
-    // 2026-11-26, docs/benchmarks.md)
+    // Eigen's sums, not detail::add3: written out, g++'s aba is slower (docs/benchmarks.md)
     return Force<Scalar>(A * m.angular + detail::mul(B, m.linear),
                          detail::mul_transpose(B, m.angular) + C * m.linear);
   }
@@ -287,8 +286,8 @@ struct ArticulatedInertia {
                                              ArticulatedInertia& out) const {
 #if defined(__clang__)
     // U U^T first, then one multiply-subtract by 1 / d: the products do not wait for the
-    // division, which ends ABA's tip-to-base dependency chain (clang++ 14, iiwa aba -2 to
-    // -5 %; g++ 12 makes slower code of this form, +7 to +17 %: A/B, tenth session)
+    // division, which ends ABA's tip-to-base dependency chain (g++ makes slower code of this
+    // form, hence the #if; docs/benchmarks.md)
     detail::for_upper3([&](const int i, const int j) CHAINDYN_ALWAYS_INLINE {
       const int k = Symmetric3<Scalar>::index(i, j);
       out.A.s[k] = A.s[k] - (u.angular[i] * u.angular[j]) * inv_d;

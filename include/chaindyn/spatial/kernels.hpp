@@ -66,15 +66,12 @@ Matrix3<Scalar> skew(const Vector3<Scalar>& a) {
 /// differences and scalings of 3-vectors: a packet of two and one scalar). When the vector was
 /// built by three 8-byte stores, the packet load spans two stores, which the processor cannot
 /// forward: the load waits until both stores have retired, ~10-20 cycles, on the critical path
-/// of every link (g++ 12 keeps such temporaries in memory; clang++ 14 builds the packet in
-/// registers and never stalls). Written as one store, the load is forwarded. Measured (perf:
-/// the hot instructions of g++'s rnea on a 64-joint chain were the packet loads just after two
-/// scalar stores; A/B, g++ -O3 -march=native, docs/benchmarks.md, seventh session): rnea on 64
-/// joints -35 %, crba -16 %, aba -14 %, forward dynamics -8 %, the iiwa's aba and crba -9 %;
-/// clang++ unchanged. The kernels that return a Vector3 (cross3, mul, mul_transpose, the placement
-/// patterns' products and Inertia's products) build it here, and so do the sums that Eigen
-/// reads as packets next (add3_packed). add3 and sub3 do not: through make3 everywhere they
-/// made g++'s rnea on the iiwa 5-7 % slower (A/B), where nothing stalled on them.
+/// of every link (g++ keeps such temporaries in memory; clang++ builds the packet in
+/// registers and never stalls). Written as one store, the load is forwarded (the figures:
+/// docs/benchmarks.md, "Measurements behind the code"). The kernels that return a Vector3
+/// (cross3, mul, mul_transpose, the placement patterns' products and Inertia's products) build
+/// it here, and so do the sums that Eigen reads as packets next (add3_packed). add3 and sub3 do
+/// not: through make3 everywhere they made g++'s rnea slower, where nothing stalled on them.
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> make3(const Scalar& x, const Scalar& y,
                                                     const Scalar& z) {
@@ -100,7 +97,7 @@ inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> cross3(const Vector3<Scalar>& a,
 }
 
 /// a + b and a - b, written out: g++ 12 calls Eigen's constructor of a Vector3 from the sum of
-/// two evaluated Vector3s out of line in the hot loops (perf, rnea_derivatives: 9 % of its time).
+/// two evaluated Vector3s out of line in the hot loops.
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> add3(const Vector3<Scalar>& a,
                                                    const Vector3<Scalar>& b) {
@@ -152,7 +149,7 @@ inline CHAINDYN_ALWAYS_INLINE Matrix3<Scalar> mul(const Matrix3<Scalar>& a,
 
 /// f(i, j) for the six entries i <= j of a symmetric 3x3 matrix, written out: g++ 12 leaves
 /// the triangular double loop `for i, for j >= i` rolled in the hot kernels (a run-time loop
-/// with computed indices; callgrind, aba, 2026-11-26), where it unrolls the square ones.
+/// with computed indices), where it unrolls the square ones.
 template <typename F>
 inline CHAINDYN_ALWAYS_INLINE void for_upper3(F&& f) {
   f(0, 0);

@@ -363,8 +363,8 @@ inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const Transform<Scalar>&
 ///   h' = R h + m p,  I_O' = R I_O R^T + (m p.p + 2 p.Rh) 1 - (m p p^T + p Rh^T + Rh p^T)),
 /// plus `base`. Every entry of `out` is stored once, with its final value: CRBA's
 /// I^c_p = I_p + X^* I^c_i X^{-1} (RBDA Table 6.2) needs no temporary inertia and no read-back
-/// of `out`, which g++ 12 had turned into stack copies and failed store-to-load forwards (perf,
-/// 2026-11-26: iiwa crba 332 -> 171 ns). `out` may alias `base` but not `in`.
+/// of `out`, which g++ turns into stack copies and failed store-to-load forwards. `out` may
+/// alias `base` but not `in`.
 template <typename P, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE void transform_inertia_into(const Inertia<Scalar>& in,
                                                           const Transform<Scalar>& x,
