@@ -11,10 +11,13 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <memory>
 #include <string>
 
 using namespace chaindyn;
+using Catch::Matchers::Contains;
 using Catch::Matchers::Equals;
+using chaindyn::test::relative_error;
 
 namespace {
 
@@ -140,4 +143,88 @@ TEST_CASE("the returning forms' per-thread workspace does not carry one call int
   inverse_mass_matrix(arm, Vector(0.5 * q));
   CHECK(first == expected);
   CHECK(aba(arm, q, qd, tau) == expected);
+}
+
+TEST_CASE("a ChainX's in-place forms refuse a Data, a vector, forces or a frame handle sized for "
+          "another chain with ArgumentError",
+          "[arguments]") {
+  using X = ChainX<double>;
+  const X iiwa = X::from(robots::kuka_iiwa());
+  const X two = X::from(robots::two_link_arm());
+  Data<X> data(iiwa);
+  Data<X> data_of_two(two);
+  auto dd = std::make_unique<DerivativesData<X>>(two);
+  const X::Vector q = X::Vector::Constant(7, 0.3);
+  const X::Vector six = X::Vector::Constant(6, 0.3);
+  const X::Vector eight = X::Vector::Constant(8, 0.3);
+  // A compile-time chain's sizes are in its types: its in-place forms stay noexcept; a ChainX's
+  // check and throw.
+  static_assert(!noexcept(rnea(iiwa, data, q, q, q)));
+  static_assert(!noexcept(aba(iiwa, data, q, q, q)));
+  const Arm fixed = robots::kuka_iiwa();
+  Data<Arm> fixed_data;
+  const Vector fq = Vector::Zero();
+  static_assert(noexcept(rnea(fixed, fixed_data, fq, fq, fq)));
+  static_assert(noexcept(aba(fixed, fixed_data, fq, fq, fq)));
+  const FrameFor<Arm> fixed_tip = fixed.frame(6);
+  static_assert(noexcept(frame_pose(fixed, fixed_data, fq, fixed_tip)));
+
+  // A Data made for another ChainX (sincos wrote past data.sin_q).
+  CHECK_THAT(argument_error_of([&] { rnea(iiwa, data_of_two, q, q, q); }),
+             Equals("chaindyn: rnea: the workspace was made for a model of 2 joints; the model "
+                    "has 7"));
+  CHECK_THAT(argument_error_of([&] { crba(iiwa, data_of_two, q); }), Contains("crba: the workspace"));
+  CHECK_THAT(argument_error_of([&] { aba(iiwa, data_of_two, q, q, q); }), Contains("aba: the workspace"));
+  CHECK_THAT(argument_error_of([&] { forward_kinematics(iiwa, data_of_two, q); }),
+             Contains("forward_kinematics: the workspace"));
+  CHECK_THAT(argument_error_of([&] { rnea_derivatives(iiwa, *dd, q, q, q); }),
+             Contains("rnea_derivatives: the workspace"));
+  CHECK_THAT(argument_error_of([&] { aba_derivatives(iiwa, *dd, q, q, q); }),
+             Contains("aba_derivatives: the workspace"));
+  // Short and long vectors (a short one left the last joint's sin/cos stale; a long one wrote
+  // past the arrays).
+  CHECK_THAT(argument_error_of([&] { rnea(iiwa, data, six, q, q); }),
+             Equals("chaindyn: rnea: q has 6 entries; the model has 7 joints"));
+  CHECK_THAT(argument_error_of([&] { rnea(iiwa, data, q, eight, q); }),
+             Equals("chaindyn: rnea: qd has 8 entries; the model has 7 joints"));
+  CHECK_THAT(argument_error_of([&] { aba(iiwa, data, q, q, six); }),
+             Equals("chaindyn: aba: tau has 6 entries; the model has 7 joints"));
+  CHECK_THAT(argument_error_of([&] { crba(iiwa, data, eight); }), Contains("crba: q has 8"));
+  CHECK_THAT(argument_error_of([&] { gravity_torques(iiwa, data, six); }), Contains("q has 6"));
+  CHECK_THAT(argument_error_of([&] { nonlinear_effects(iiwa, data, q, six); }), Contains("qd has 6"));
+  CHECK_THAT(argument_error_of([&] { forward_dynamics_crba(iiwa, data, q, q, eight); }),
+             Contains("tau has 8"));
+  CHECK_THAT(argument_error_of([&] { kinetic_energy(iiwa, data, q, six); }), Contains("qd has 6"));
+  CHECK_THAT(argument_error_of([&] { potential_energy(iiwa, data, six); }), Contains("q has 6"));
+  CHECK_THAT(argument_error_of([&] { inverse_mass_matrix(iiwa, data, six); }), Contains("q has 6"));
+  CHECK_THAT(argument_error_of([&] { coriolis_matrix(iiwa, data, q, eight); }), Contains("qd has 8"));
+  // Per-link forces of another length.
+  const LinkForces<X> forces_of_two = link_forces(two);
+  CHECK_THAT(argument_error_of([&] { rnea(iiwa, data, q, q, q, forces_of_two); }),
+             Equals("chaindyn: rnea: f_ext has 2 entries (one per link); the model has 7 links"));
+  CHECK_THAT(argument_error_of([&] { aba(iiwa, data, q, q, q, forces_of_two); }),
+             Contains("f_ext has 2 entries"));
+  // A frame handle of another ChainX (read past the other chain's arrays), in place and
+  // returning, and a Jacobian of the wrong width.
+  const FrameFor<X> tip = iiwa.frame(6);
+  const X::Vector q2 = X::Vector::Constant(2, 0.3);
+  FrameJacobian<X> J(6, 7), J2(6, 2);
+  FrameVector<X> a;
+  CHECK_THAT(argument_error_of([&] { frame_pose(two, data_of_two, q2, tip); }),
+             Equals("chaindyn: frame_pose: frame was made by a chain of 7 joints; the model has 2"));
+  CHECK_THAT(argument_error_of([&] { frame_pose(two, q2, tip); }), Contains("made by a chain of 7"));
+  CHECK_THAT(argument_error_of([&] { jacobian(two, data_of_two, q2, tip, ReferenceFrame::world, J2); }),
+             Contains("jacobian: frame was made by a chain of 7"));
+  CHECK_THAT(argument_error_of([&] { jacobian(two, q2, tip); }), Contains("made by a chain of 7"));
+  CHECK_THAT(argument_error_of([&] { jdot_qd(two, data_of_two, q2, q2, tip, ReferenceFrame::world, a); }),
+             Contains("jdot_qd: frame was made by a chain of 7"));
+  CHECK_THAT(argument_error_of([&] { jdot_qd(two, q2, q2, tip); }), Contains("made by a chain of 7"));
+  CHECK_THAT(argument_error_of([&] { two.cast_frame(tip); }), Contains("cast_frame"));
+  CHECK_THAT(argument_error_of([&] { jacobian(iiwa, data, q, tip, ReferenceFrame::world, J2); }),
+             Equals("chaindyn: jacobian: J is 6 x 2; 6 x 7 is expected"));
+  // The right sizes pass and give the fixed chain's numbers.
+  rnea(iiwa, data, q, q, q);
+  CHECK(relative_error(data.tau, rnea(fixed, Vector(q), Vector(q), Vector(q))) < 1e-12);
+  jacobian(iiwa, data, q, tip, ReferenceFrame::world, J);
+  CHECK(relative_error(J, jacobian(fixed, Vector(q), fixed.frame(6))) < 1e-12);
 }

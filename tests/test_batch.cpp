@@ -246,7 +246,27 @@ TEST_CASE("batch: the returning forms equal the in-place forms, and sizes and th
   CHECK_THROWS_AS(batch::crba(ws, q, short_ms), ArgumentError);
   CHECK_THROWS_WITH((batch::Workspace<Model>(iiwa, {-1})),
                     Catch::Contains("options.threads is -1"));
+  // Above the documented maximum: a named error before any thread starts (100000 threads hung
+  // the process: std::thread failed part-way and the half-built pool deadlocked).
+  CHECK_THROWS_WITH((batch::Workspace<Model>(iiwa, {100000})),
+                    Catch::Contains("options.threads is 100000; give 1 to 256"));
+  CHECK_THROWS_AS((batch::Workspace<Model>(iiwa, {batch::kMaxThreads + 1})), ArgumentError);
   CHECK(batch::Workspace<Model>(iiwa, {0}).threads() >= 1);
+  CHECK(batch::Workspace<Model>(iiwa, {0}).threads() <= batch::kMaxThreads);
+}
+
+TEST_CASE("batch kinematics on a ChainX refuse a frame handle made by another ChainX",
+          "[batch][arguments]") {
+  const auto iiwa = ChainX<double>::from(robots::kuka_iiwa());
+  const auto two = ChainX<double>::from(robots::two_link_arm());
+  batch::Workspace<ChainX<double>> ws(two);
+  const Eigen::MatrixXd q = Eigen::MatrixXd::Zero(2, 3);
+  Eigen::MatrixXd poses(3, 12), js(6, 6);
+  const FrameFor<ChainX<double>> tip_of_iiwa = iiwa.frame(6);
+  CHECK_THROWS_WITH(batch::frame_pose(ws, q, tip_of_iiwa, poses),
+                    Catch::Contains("made by a chain of 7 joints; the model has 2"));
+  CHECK_THROWS_AS(batch::jacobian(ws, q, tip_of_iiwa, ReferenceFrame::world, js), ArgumentError);
+  CHECK_NOTHROW(batch::frame_pose(ws, q, two.frame(1), poses));
 }
 
 #ifdef CHAINDYN_BATCH_VECTOR_EXTENSIONS

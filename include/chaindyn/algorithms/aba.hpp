@@ -34,7 +34,6 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
               const typename Model::Vector& qd, const typename Model::Vector& tau,
               const LinkForces<Model>* f_ext, const Keep& keep = Keep()) noexcept {
   using Scalar = typename Model::Scalar;
-  assert_joint_vectors(model, qd, tau);
   // Pass 1, base to tip: poses, motion subspaces, velocities and velocity-product
   // accelerations, all in base coordinates.
   joint_poses(model, data, q);
@@ -134,8 +133,10 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
 /// D, Dinv, u).
 template <typename Model, typename Q, typename Qd, typename Tau>
 void aba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
-         const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau) noexcept {
+         const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau)
+    noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("aba", model, data, "q", q, "qd", qd, "tau", tau);
   detail::aba_pass(model, data, detail::as_joint_vector<Model>(q.derived()),
                    detail::as_joint_vector<Model>(qd.derived()),
                    detail::as_joint_vector<Model>(tau.derived()), nullptr);
@@ -146,8 +147,9 @@ void aba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q
 template <typename Model, typename Q, typename Qd, typename Tau>
 void aba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
          const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau,
-         const LinkForces<Model>& f_ext) noexcept {
+         const LinkForces<Model>& f_ext) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("aba", model, data, "q", q, "qd", qd, "tau", tau, "f_ext", f_ext);
   detail::aba_pass(model, data, detail::as_joint_vector<Model>(q.derived()),
                    detail::as_joint_vector<Model>(qd.derived()),
                    detail::as_joint_vector<Model>(tau.derived()), &f_ext);

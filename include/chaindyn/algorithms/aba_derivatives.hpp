@@ -249,13 +249,15 @@ struct AbaDerivatives {
 };
 
 /// d qdd / d q, d qdd / d qd and M^-1 of aba(model, q, qd, tau) (friction and armature
-/// included), O(n^2). noexcept, no allocation. Fills dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau,
+/// included), O(n^2). No allocation; noexcept on a compile-time chain (a ChainX's checks its
+/// arguments' sizes: model/arguments.hpp). Fills dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau,
 /// dd.data.qdd (= aba), and what aba and rnea_derivatives fill (not data.Minv).
 template <typename Model, typename Q, typename Qd, typename Tau>
 void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
                      const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
-                     const Eigen::MatrixBase<Tau>& tau) noexcept {
+                     const Eigen::MatrixBase<Tau>& tau) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("aba_derivatives", model, dd, "q", q_in, "qd", qd_in, "tau", tau);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   Data<Model>& data = dd.data;
@@ -269,7 +271,6 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   // rnea_derivatives at qdd = aba's, from aba's base-coordinate kinematics (oMi, oS, ov and
   // oa: the same quantities at the same state) and link inertias. data.qdd is read in
   // place: neither pass nor the solves write it.
-  detail::assert_joint_vectors(model, qd, data.qdd);
   detail::rnea_derivatives_pass<true>(model, dd, q, qd, data.qdd);
   // The right-hand sides, one per row: -dtau_dq^T, -dtau_dqd^T, I (M^-1 I = M^-1, symmetric).
   if constexpr (DerivativesData<Model>::solve_padded) {

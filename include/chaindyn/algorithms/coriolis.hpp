@@ -80,13 +80,13 @@ Force<Scalar> to_force(const Eigen::Matrix<Scalar, 6, 1>& x) {
 /// constant in M). O(n^2). Fills data.C (and data.liMi, oMi, oS, ov, oSdot, oIc).
 template <typename Model, typename Q, typename Qd>
 void coriolis_matrix(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
-                     const Eigen::MatrixBase<Qd>& qd_in) noexcept {
+                     const Eigen::MatrixBase<Qd>& qd_in) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("coriolis_matrix", model, data, "q", q_in, "qd", qd_in);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   using Scalar = typename Model::Scalar;
   const std::size_t n = detail::joint_count(model);
-  detail::assert_joint_vectors(model, qd);
   // Forward pass: everything in base coordinates about the base origin.
   detail::world_kinematics(model, data, q);  // oMi, S_i = oS[i]
   model.joints_forward([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
@@ -132,8 +132,14 @@ typename Model::Matrix coriolis_matrix(const Model& model, const Eigen::MatrixBa
 /// qd = e_{n-1}) and what coriolis_matrix fills.
 template <typename Model, typename Q>
 void christoffel_symbols(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
-                         PerLinkArray<typename Model::Matrix, Model::nq>& gamma) noexcept {
+                         PerLinkArray<typename Model::Matrix, Model::nq>& gamma)
+    noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("christoffel_symbols", model, data, "q", q_in, "gamma", gamma);
+  for (const auto& g : gamma) {
+    const auto m = Eigen::Index(detail::joint_count(model));
+    detail::check_matrix<Model>("christoffel_symbols", "gamma[i]", g, m, m);
+  }
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto n = Eigen::Index(detail::joint_count(model));
   // qd = e_k, held in data.qdd (which coriolis_matrix does not touch): no vector is made here

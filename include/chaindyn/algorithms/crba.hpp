@@ -120,8 +120,10 @@ inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>&
 /// data.liMi and data.Ic (link coordinates), from there on data.liMi, oMi, oS and oIc (base
 /// coordinates; see the file comment). A ChainX chooses by its joint count at run time.
 template <typename Model, typename Q>
-void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q) noexcept {
+void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q)
+    noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("crba", model, data, "q", q);
   detail::crba_into(model, data, detail::as_joint_vector<Model>(q.derived()), data.M);
 }
 

@@ -11,11 +11,11 @@ namespace chaindyn {
 template <typename Model, typename Q, typename Qd>
 typename Model::Scalar kinetic_energy(const Model& model, DataFor<Model>& data,
                                       const Eigen::MatrixBase<Q>& q,
-                                      const Eigen::MatrixBase<Qd>& qd_in) noexcept {
+                                      const Eigen::MatrixBase<Qd>& qd_in) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("kinetic_energy", model, data, "q", q, "qd", qd_in);
   using Scalar = typename Model::Scalar;
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
-  detail::assert_joint_vectors(model, qd);
   Scalar t(0);
   detail::joint_poses(model, data, detail::as_joint_vector<Model>(q.derived()));
   model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
@@ -43,8 +43,9 @@ typename Model::Scalar kinetic_energy(const Model& model, const Eigen::MatrixBas
 /// data.liMi, data.oMi).
 template <typename Model, typename Q>
 typename Model::Scalar potential_energy(const Model& model, DataFor<Model>& data,
-                                        const Eigen::MatrixBase<Q>& q) noexcept {
+                                        const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("potential_energy", model, data, "q", q);
   using Scalar = typename Model::Scalar;
   forward_kinematics(model, data, q);
   Scalar v(0);

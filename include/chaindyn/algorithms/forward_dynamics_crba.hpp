@@ -105,8 +105,9 @@ void cholesky_solve(const Matrix& l, Vector& x) noexcept {
 template <typename Model, typename Q, typename Qd, typename Tau>
 void forward_dynamics_crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
                            const Eigen::MatrixBase<Qd>& qd,
-                           const Eigen::MatrixBase<Tau>& tau) noexcept {
+                           const Eigen::MatrixBase<Tau>& tau) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("forward_dynamics_crba", model, data, "q", q, "qd", qd, "tau", tau);
   const auto& qv = detail::as_joint_vector<Model>(q.derived());
   const auto& qdv = detail::as_joint_vector<Model>(qd.derived());
   const auto& tauv = detail::as_joint_vector<Model>(tau.derived());

@@ -18,7 +18,6 @@ template <typename Model, typename Work>
 inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, Work& data,
                                         const typename Model::Vector& q) noexcept {
   using Scalar = typename Model::Scalar;
-  detail::assert_joint_vectors(model, q);
   if constexpr (Model::nq == Eigen::Dynamic) {
     // A runtime-sized chain keeps the batch in its Data (sized when the Data was made).
     Scalar* s = data.sin_q.data();
@@ -60,8 +59,9 @@ inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
 /// of link i in the base frame: oMi[i] = oMi[i-1] * liMi[i]).
 template <typename Model, typename Q>
 void forward_kinematics(const Model& model, DataFor<Model>& data,
-                        const Eigen::MatrixBase<Q>& q) noexcept {
+                        const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("forward_kinematics", model, data, "q", q);
   detail::joint_poses(model, data, detail::as_joint_vector<Model>(q.derived()));
   model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     data.oMi[i] = i == 0 ? data.liMi[i] : detail::compose(joint, data.oMi[i - 1], data.liMi[i]);

@@ -34,8 +34,10 @@ enum class ReferenceFrame {
 template <typename Model, typename Q>
 const Transform<typename Model::Scalar>& frame_pose(const Model& model, DataFor<Model>& data,
                                                     const Eigen::MatrixBase<Q>& q_in,
-                                                    const FrameFor<Model>& frame) noexcept {
+                                                    const FrameFor<Model>& frame)
+    noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("frame_pose", model, data, "q", q_in, "frame", frame);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   forward_kinematics(model, data, q);
   data.oMf = frame.on_base() ? frame.placement() : data.oMi[frame.link()] * frame.placement();

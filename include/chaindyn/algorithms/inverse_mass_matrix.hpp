@@ -25,8 +25,9 @@ namespace chaindyn {
 /// columns propagated together and has the same O(n^2) cost on a chain.
 template <typename Model, typename Q>
 void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
-                         const Eigen::MatrixBase<Q>& q_in) noexcept {
+                         const Eigen::MatrixBase<Q>& q_in) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("inverse_mass_matrix", model, data, "q", q_in);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   using Scalar = typename Model::Scalar;
   const std::size_t n = detail::joint_count(model);

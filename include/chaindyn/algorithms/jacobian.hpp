@@ -51,8 +51,11 @@ void joint_columns(const Model& model, DataFor<Model>& data, const typename Mode
 /// oS (links 0..link), oMf.
 template <typename Model, typename Q>
 void jacobian(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
-              const FrameFor<Model>& frame, ReferenceFrame rf, FrameJacobian<Model>& J) noexcept {
+              const FrameFor<Model>& frame, ReferenceFrame rf, FrameJacobian<Model>& J)
+    noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("jacobian", model, data, "q", q_in, "frame", frame);
+  detail::check_matrix<Model>("jacobian", "J", J, 6, Eigen::Index(detail::joint_count(model)));
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   using Scalar = typename Model::Scalar;
   if (frame.on_base()) {
@@ -60,7 +63,6 @@ void jacobian(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<
     J.setZero();
     return;
   }
-  detail::assert_size(std::size_t(J.cols()) == detail::joint_count(model));
   const std::size_t link = frame.link();
   detail::joint_columns(model, data, q, link, frame.placement());
   const Vector3<Scalar>& p = data.oMf.translation;
@@ -154,8 +156,9 @@ FrameJacobian<Model> jacobian(const Model& model, const Eigen::MatrixBase<Q>& q,
 template <typename Model, typename Q, typename Qd>
 void jdot_qd(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
              const Eigen::MatrixBase<Qd>& qd_in, const FrameFor<Model>& frame, ReferenceFrame rf,
-             FrameVector<Model>& out) noexcept {
+             FrameVector<Model>& out) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("jdot_qd", model, data, "q", q_in, "qd", qd_in, "frame", frame);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   using Scalar = typename Model::Scalar;
@@ -272,8 +275,9 @@ template <typename Model, typename Q>
 void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
                                const Eigen::MatrixBase<Q>& q_in, const FrameFor<Model>& frame,
                                const Force<typename Model::Scalar>& wrench,
-                               ReferenceFrame rf) noexcept {
+                               ReferenceFrame rf) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("joint_torques_from_wrench", model, data, "q", q_in, "frame", frame);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   using Scalar = typename Model::Scalar;
   if (frame.on_base()) {

@@ -10,8 +10,9 @@ namespace chaindyn {
 /// no friction). Fills data.tau.
 template <typename Model, typename Q>
 void gravity_torques(const Model& model, DataFor<Model>& data,
-                     const Eigen::MatrixBase<Q>& q) noexcept {
+                     const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("gravity_torques", model, data, "q", q);
   detail::rnea_pass<false, false, false>(model, data, detail::as_joint_vector<Model>(q.derived()),
                                          detail::NoArgument{}, detail::NoArgument{}, nullptr);
 }
@@ -28,8 +29,9 @@ typename Model::Vector gravity_torques(const Model& model, const Eigen::MatrixBa
 /// qdd = 0; friction excluded, see friction_torques). Fills data.nle.
 template <typename Model, typename Q, typename Qd>
 void nonlinear_effects(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
-                       const Eigen::MatrixBase<Qd>& qd) noexcept {
+                       const Eigen::MatrixBase<Qd>& qd) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("nonlinear_effects", model, data, "q", q, "qd", qd);
   detail::rnea_pass<true, false, false>(model, data, detail::as_joint_vector<Model>(q.derived()),
                                         detail::as_joint_vector<Model>(qd.derived()),
                                         detail::NoArgument{}, nullptr);

@@ -26,8 +26,6 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
   static_assert(!kJointDynamics || (kVelocity && kAcceleration),
                 "joint friction and armature need qd and qdd");
   using Scalar = typename Model::Scalar;
-  if constexpr (kVelocity) assert_joint_vectors(model, qd);
-  if constexpr (kAcceleration) assert_joint_vectors(model, qdd);
   // Forward pass: base to tip. Each link's a and v are built in locals and stored once: built
   // in place in data (store, then read back to add the next term), g++ 12 reloads them with
   // 2-lane loads of what it has just stored as scalars, a failed store-to-load forward per
@@ -104,8 +102,10 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
 /// fixed size (a dynamic-size vector is a compile error: model/arguments.hpp).
 template <typename Model, typename Q, typename Qd, typename Qdd>
 void rnea(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
-          const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd) noexcept {
+          const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd)
+    noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("rnea", model, data, "q", q, "qd", qd, "qdd", qdd);
   detail::rnea_pass<true, true, true>(model, data, detail::as_joint_vector<Model>(q.derived()),
                                       detail::as_joint_vector<Model>(qd.derived()),
                                       detail::as_joint_vector<Model>(qdd.derived()), nullptr);
@@ -116,8 +116,9 @@ void rnea(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& 
 template <typename Model, typename Q, typename Qd, typename Qdd>
 void rnea(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
           const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
-          const LinkForces<Model>& f_ext) noexcept {
+          const LinkForces<Model>& f_ext) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("rnea", model, data, "q", q, "qd", qd, "qdd", qdd, "f_ext", f_ext);
   detail::rnea_pass<true, true, true>(model, data, detail::as_joint_vector<Model>(q.derived()),
                                       detail::as_joint_vector<Model>(qd.derived()),
                                       detail::as_joint_vector<Model>(qdd.derived()), &f_ext);

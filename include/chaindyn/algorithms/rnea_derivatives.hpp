@@ -300,19 +300,20 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
 }  // namespace detail
 
 /// d tau / d q and d tau / d qd of rnea(model, q, qd, qdd) (friction and armature included as
-/// rnea has them; see the file comment for the derivation). O(n^2), noexcept, no allocation.
+/// rnea has them; see the file comment for the derivation). O(n^2), no allocation; noexcept on a
+/// compile-time chain (a ChainX's checks its arguments' sizes: model/arguments.hpp).
 /// Fills dd.dtau_dq, dd.dtau_dqd, dd.data.tau (= rnea) and the derivatives' own intermediates
 /// in dd (psi, upsilon, oh, of, oIdot, col_q, col_qd, pair_*), and in base coordinates
 /// dd.data.oMi, oS, ov, oa, oIc (composite inertias); dd.data.liMi.
 template <typename Model, typename Q, typename Qd, typename Qdd>
 void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
                       const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
-                      const Eigen::MatrixBase<Qdd>& qdd_in) noexcept {
+                      const Eigen::MatrixBase<Qdd>& qdd_in) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("rnea_derivatives", model, dd, "q", q_in, "qd", qd_in, "qdd", qdd_in);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
-  detail::assert_joint_vectors(model, qd, qdd);
   detail::rnea_derivatives_pass<false>(model, dd, q, qd, qdd);
 }
 

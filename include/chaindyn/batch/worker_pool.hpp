@@ -43,17 +43,20 @@ namespace chaindyn::batch::detail {
 /// job word sit on cache lines of their own.
 class WorkerPool {
  public:
+  /// Starts `workers` threads. If the system refuses one (std::system_error), the threads
+  /// already started are stopped and joined before the error propagates.
   explicit WorkerPool(int workers) {
     threads_.reserve(std::size_t(workers));
-    for (int w = 0; w < workers; ++w) threads_.emplace_back([this, w] { work(w + 1); });
+    try {
+      for (int w = 0; w < workers; ++w) threads_.emplace_back([this, w] { work(w + 1); });
+    } catch (...) {
+      stop_and_join();
+      throw;
+    }
   }
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
-  ~WorkerPool() {
-    stop_.store(true, std::memory_order_relaxed);
-    publish(nullptr, nullptr, 0, 0);  // a new generation the workers see, then stop_
-    for (std::thread& t : threads_) t.join();
-  }
+  ~WorkerPool() { stop_and_join(); }
 
   int workers() const noexcept { return int(threads_.size()); }
 
@@ -85,6 +88,12 @@ class WorkerPool {
 
  private:
   using Call = void (*)(void*, int, std::int64_t, std::int64_t);
+
+  void stop_and_join() noexcept {
+    stop_.store(true, std::memory_order_relaxed);
+    publish(nullptr, nullptr, 0, 0);  // a new generation the workers see, then stop_
+    for (std::thread& t : threads_) t.join();
+  }
   // The job word: joined workers in bits 0..15, the open flag in bit 16, the generation above.
   static constexpr std::uint64_t kActive = 0xffff;
   static constexpr std::uint64_t kOpen = std::uint64_t(1) << 16;

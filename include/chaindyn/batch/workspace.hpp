@@ -24,10 +24,13 @@
 
 namespace chaindyn::batch {
 
+/// The most threads a Workspace runs (Options::threads above it is an ArgumentError).
+inline constexpr int kMaxThreads = 256;
+
 /// How a batch call runs.
 struct Options {
   /// Threads that share the columns: 1 (the default) runs on the calling thread only; 0 means
-  /// every hardware thread (std::thread::hardware_concurrency()).
+  /// every hardware thread (std::thread::hardware_concurrency()); at most kMaxThreads.
   int threads = 1;
 };
 
@@ -71,13 +74,13 @@ struct alignas(64) ThreadWorkspace {
 
 /// The thread count options.threads asks for (0: every hardware thread).
 inline int thread_count(const Options& options) {
-  if (options.threads < 0) {
+  if (options.threads < 0 || options.threads > kMaxThreads) {
     chaindyn::detail::throw_error<ArgumentError>(
-        "batch::Workspace: options.threads is ", options.threads,
-        "; give 1 or more threads, or 0 for every hardware thread");
+        "batch::Workspace: options.threads is ", options.threads, "; give 1 to ", kMaxThreads,
+        " threads, or 0 for every hardware thread");
   }
   if (options.threads > 0) return options.threads;
-  return std::max(1, int(std::thread::hardware_concurrency()));
+  return std::clamp(int(std::thread::hardware_concurrency()), 1, kMaxThreads);
 }
 
 }  // namespace detail

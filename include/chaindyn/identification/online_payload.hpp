@@ -239,7 +239,6 @@ class OnlinePayloadEstimator {
     // the joints' friction and armature as rnea does gives rnea(known) exactly.
     link_regressor(model_, data, q, qd, qdd, link_, y_);
     Vector& b = b_;  // what the known model does not explain
-    detail::assert_joint_vectors(model_, q, qd, qdd, tau);
     for (Eigen::Index k = 0; k < b.size(); ++k) {
       b[k] = tau[k] - (data.tau[k] + (joint_friction(model_, std::size_t(k), qd[k]) +
                                       model_.armature()[k] * qdd[k]));

@@ -129,13 +129,15 @@ void link_regressor_columns(const Model& model, const DataFor<Model>& data, cons
 template <typename Model, typename Q, typename Qd, typename Qdd>
 void regressor(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
                const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
-               RegressorMatrix<Model>& Y) noexcept {
+               RegressorMatrix<Model>& Y) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("regressor", model, data, "q", q, "qd", qd, "qdd", qdd);
+  const auto n = Eigen::Index(detail::joint_count(model));
+  detail::check_matrix<Model>("regressor", "Y", Y, n, kInertialParametersPerLink * n);
   // Velocities and accelerations (with -gravity at the base): the RNEA's forward pass.
   detail::rnea_pass<true, true, false>(model, data, detail::as_joint_vector<Model>(q.derived()),
                                        detail::as_joint_vector<Model>(qd.derived()),
                                        detail::as_joint_vector<Model>(qdd.derived()), nullptr);
-  detail::assert_size(std::size_t(Y.rows()) == detail::joint_count(model));
   Y.setZero();
   for (std::size_t k = 0; k < detail::joint_count(model); ++k) {
     detail::link_regressor_columns(model, data, k,
@@ -146,14 +148,19 @@ void regressor(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase
 /// The N x 10 regressor of link k alone: regressor's columns 10 k .. 10 k + 9, so that
 /// Y_k * (link k's 10 parameters) is the torque link k's inertia causes (rows i > k are zero).
 /// The torque a payload on link k adds is Y_k times the payload's parameters (about link k's
-/// origin, the order of inertial_parameters). O(10 n). No allocation.
+/// origin, the order of inertial_parameters). O(10 n). No allocation. Throws IndexError if
+/// k is not a link of the model (hence not noexcept).
 template <typename Model, typename Q, typename Qd, typename Qdd>
 void link_regressor(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
                     const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
                     std::size_t k,
-                    Eigen::Matrix<typename Model::Scalar, Model::nq, kInertialParametersPerLink>& Yk)
-    noexcept {
+                    Eigen::Matrix<typename Model::Scalar, Model::nq, kInertialParametersPerLink>&
+                        Yk) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("link_regressor", model, data, "q", q, "qd", qd, "qdd", qdd);
+  detail::check_index(k, detail::joint_count(model), "link_regressor: link");
+  detail::check_matrix<Model>("link_regressor", "Yk", Yk, Eigen::Index(detail::joint_count(model)),
+                              kInertialParametersPerLink);
   detail::rnea_pass<true, true, false>(model, data, detail::as_joint_vector<Model>(q.derived()),
                                        detail::as_joint_vector<Model>(qd.derived()),
                                        detail::as_joint_vector<Model>(qdd.derived()), nullptr);
@@ -184,14 +191,20 @@ void regressor_with_joint_dynamics(const Model& model, DataFor<Model>& data,
                                    const Eigen::MatrixBase<Q>& q_in,
                                    const Eigen::MatrixBase<Qd>& qd_in,
                                    const Eigen::MatrixBase<Qdd>& qdd_in,
-                                   RegressorWithJointDynamicsMatrix<Model>& Y) noexcept {
+                                   RegressorWithJointDynamicsMatrix<Model>& Y)
+    noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("regressor_with_joint_dynamics", model, data, "q", q_in, "qd", qd_in,
+                         "qdd", qdd_in);
+  detail::check_matrix<Model>(
+      "regressor_with_joint_dynamics", "Y", Y, Eigen::Index(detail::joint_count(model)),
+      (kInertialParametersPerLink + kJointDynamicsParametersPerJoint) *
+          Eigen::Index(detail::joint_count(model)));
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
   const auto n = Eigen::Index(detail::joint_count(model));
   const Eigen::Index ni = kInertialParametersPerLink * n;
-  detail::assert_size(Y.rows() == n);
   detail::rnea_pass<true, true, false>(model, data, q, qd, qdd, nullptr);
   Y.setZero();
   for (std::size_t k = 0; k < std::size_t(n); ++k) {

@@ -4,19 +4,24 @@
 /// fixed-size Model::Vector the algorithms compute with.
 ///
 /// The rule (docs/conventions.md, "Sizes"):
-/// - the in-place forms `algo(model, data, q, ...)` are noexcept and check nothing at run time,
-///   so they accept only vectors whose size is fixed at compile time and equal to Model::nq (a
-///   Model::Vector, a fixed-size block or expression). A dynamic-size vector is a compile
-///   error with a message that says what to do, not an implicit conversion that reads out of
-///   bounds when the size is wrong;
+/// - the in-place forms `algo(model, data, q, ...)` of a compile-time chain are noexcept and
+///   check nothing at run time, so they accept only vectors whose size is fixed at compile time
+///   and equal to Model::nq (a Model::Vector, a fixed-size block or expression). A dynamic-size
+///   vector is a compile error with a message that says what to do, not an implicit conversion
+///   that reads out of bounds when the size is wrong;
+/// - the in-place forms of a runtime-sized chain (ChainX) take its own Vector and check, once
+///   per call, that the Data, the vectors, the per-link forces and the frame handles are sized
+///   for the model (check_in_place), throwing ArgumentError: they are not noexcept, and still
+///   allocate nothing;
 /// - the returning forms `algo(model, q, ...)` accept any Eigen vector expression and check its
-///   size at run time, throwing ArgumentError ("chaindyn: rnea: qd has 6 entries; the model
-///   has 7 joints");
+///   size and that its entries are finite at run time, throwing ArgumentError ("chaindyn: rnea:
+///   qd has 6 entries; the model has 7 joints");
 /// - joint_vector(model, v) is that check as a conversion, for the in-place forms:
 ///       const Arm::Vector q = chaindyn::joint_vector(arm, msg_q);   // throws on a bad size
 ///       rnea(arm, data, q, qd, qdd);
 #pragma once
 
+#include "chaindyn/config.hpp"
 #include "chaindyn/error.hpp"
 #include "chaindyn/model/per_link.hpp"
 #include "chaindyn/spatial/kernels.hpp"
@@ -25,6 +30,8 @@
 
 #include <cmath>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 /// The message of the compile error when an in-place (noexcept) form is given a vector whose
 /// size is not Model::nq at compile time.
@@ -63,23 +70,87 @@ inline const typename Model::Vector& as_joint_vector(const typename Model::Vecto
   return v;
 }
 
-/// The in-place forms' size check for a runtime-sized model: an assertion (eigen_assert: debug
-/// builds; the in-place forms are noexcept, so a failed check ends the program). Not noexcept
-/// itself, so that a test may make eigen_assert throw.
-inline void assert_size(bool size_ok) {
-  eigen_assert(size_ok && "chaindyn: a vector or matrix has not the model's joint count");
-  (void)size_ok;
+/// True for a runtime-sized model (ChainX): its in-place forms check, once per call, that the
+/// workspace, the joint vectors, the per-link forces and the frame handles they are given are
+/// sized for this model (a Data or a handle made by another ChainX, a VectorXd of another
+/// size), and throw ArgumentError, so they are not noexcept. A compile-time chain's sizes are
+/// in the types: its in-place forms check nothing and are noexcept.
+template <typename Model>
+inline constexpr bool checks_sizes = Model::nq == Eigen::Dynamic;
+
+/// ArgumentError unless `v` has the model's joint count of entries.
+template <typename Model, typename Derived>
+void check_size(const Model& model, const char* function, const char* name,
+                const Eigen::MatrixBase<Derived>& v) {
+  const auto n = Eigen::Index(joint_count(model));
+  if (v.size() != n) {
+    throw_error<ArgumentError>(function, ": ", name, " has ", v.size(), " entries; the model has ",
+                               n, " joints");
+  }
+}
+/// ArgumentError unless there is one force (or other per-link value) per link.
+template <typename Model, typename T>
+void check_size(const Model& model, const char* function, const char* name,
+                const std::vector<T>& v) {
+  if (v.size() != joint_count(model)) {
+    throw_error<ArgumentError>(function, ": ", name, " has ", v.size(),
+                               " entries (one per link); the model has ", joint_count(model),
+                               " links");
+  }
+}
+/// ArgumentError unless the handle was made by a chain of the model's joint count.
+template <typename Model, typename Handle,
+          typename = decltype(std::declval<const Handle&>().chain_joint_count())>
+void check_size(const Model& model, const char* function, const char* name, const Handle& h) {
+  if (h.chain_joint_count() != joint_count(model)) {
+    throw_error<ArgumentError>(function, ": ", name, " was made by a chain of ",
+                               h.chain_joint_count(), " joints; the model has ",
+                               joint_count(model));
+  }
 }
 
-/// The in-place forms' check of a runtime-sized model's joint vectors (assert_size). A
-/// compile-time chain's sizes are checked by the type: nothing to do.
-template <typename Model, typename... Vectors>
-inline void assert_joint_vectors(const Model& model, const Vectors&... v) noexcept {
-  if constexpr (Model::nq == Eigen::Dynamic) {
-    assert_size(((v.size() == Eigen::Index(model.joint_count())) && ...));
+inline void check_named_sizes(const char*) noexcept {}
+template <typename Model, typename T, typename... Rest>
+void check_named_sizes(const char* function, const Model& model, const char* name, const T& v,
+                       const Rest&... rest) {
+  check_size(model, function, name, v);
+  if constexpr (sizeof...(Rest) > 0) check_named_sizes(function, model, rest...);
+}
+
+/// The in-place forms' check of their arguments against a runtime-sized model (checks_sizes):
+/// the workspace `work` (a Data or DerivativesData) made for a model of the same joint count,
+/// then each (name, argument) pair: a joint vector, a std::vector of one value per link or a
+/// frame handle. Throws ArgumentError naming the function and the argument. For a
+/// compile-time chain it compiles to nothing.
+template <typename Model, typename Work, typename... Named>
+inline CHAINDYN_ALWAYS_INLINE void check_in_place(const char* function, const Model& model,
+                                                  const Work& work, const Named&... named)
+    noexcept(!checks_sizes<Model>) {
+  if constexpr (checks_sizes<Model>) {
+    if (work.size() != joint_count(model)) {
+      throw_error<ArgumentError>(function, ": the workspace was made for a model of ",
+                                 work.size(), " joints; the model has ", joint_count(model));
+    }
+    if constexpr (sizeof...(Named) > 0) check_named_sizes(function, model, named...);
   } else {
-    (void)model;
-    ((void)v, ...);
+    (void)function, (void)model, (void)work, ((void)named, ...);
+  }
+}
+
+/// ArgumentError unless a matrix argument of a runtime-sized model's in-place form has `rows`
+/// rows and `cols` columns (a Jacobian, a regressor).
+template <typename Model, typename Derived>
+inline CHAINDYN_ALWAYS_INLINE void check_matrix(const char* function, const char* name,
+                                                const Eigen::MatrixBase<Derived>& m,
+                                                Eigen::Index rows, Eigen::Index cols)
+    noexcept(!checks_sizes<Model>) {
+  if constexpr (checks_sizes<Model>) {
+    if (m.rows() != rows || m.cols() != cols) {
+      throw_error<ArgumentError>(function, ": ", name, " is ", m.rows(), " x ", m.cols(), "; ",
+                                 rows, " x ", cols, " is expected");
+    }
+  } else {
+    (void)function, (void)name, (void)m, (void)rows, (void)cols;
   }
 }
 

@@ -20,8 +20,10 @@ class ChainFrames;
 
 /// A frame F fixed on link `link()` of a chain of N joints, or on the base. Only a chain makes
 /// one (`model.frame(link, offset)`, `model.frame(name)`, `model.base_frame(pose)`), so its
-/// invariant holds by construction: link() < N, or link() == Frame::base. The joint count is
-/// in the type, so a handle cannot be given to a chain of another length.
+/// invariant holds by construction: link() < N, or link() == Frame::base. For a compile-time
+/// chain the joint count is in the type, so a handle cannot be given to a chain of another
+/// length; a ChainX's handle (N = Eigen::Dynamic) carries its chain's joint count
+/// (chain_joint_count), which the algorithms check against the model they are given.
 ///
 /// `placement()` is F's pose in the chain's INTERNAL frame of that link -- the frame the
 /// algorithms compute (data.oMi), which a builder may have turned so that the joint axis is the
@@ -40,21 +42,26 @@ class Frame {
   bool on_base() const noexcept { return link_ == base; }
   /// The frame's pose in the chain's internal frame of link(), or in the base frame.
   const Transform<Scalar>& placement() const noexcept { return placement_; }
+  /// The joint count of the chain that made the handle (N for a compile-time chain).
+  std::size_t chain_joint_count() const noexcept { return joints_; }
 
   /// The same frame in another scalar type (implicit): a handle made by a chain serves that
   /// chain's cast() too (`frame_pose(arm.cast<float>(), q, tcp)` with tcp made by the double
   /// arm). Link and placement carry over; the placement is converted number by number.
   template <typename Other, typename = std::enable_if_t<!std::is_same_v<Other, Scalar>>>
   Frame(const Frame<Other, N>& other) noexcept  // NOLINT(google-explicit-constructor)
-      : link_(other.link()), placement_(cast_transform<Scalar>(other.placement())) {}
+      : link_(other.link()),
+        joints_(other.chain_joint_count()),
+        placement_(cast_transform<Scalar>(other.placement())) {}
 
  private:
   template <typename, int>
   friend class detail::ChainFrames;
-  Frame(std::size_t link, const Transform<Scalar>& placement) noexcept
-      : link_(link), placement_(placement) {}
+  Frame(std::size_t link, const Transform<Scalar>& placement, std::size_t joints) noexcept
+      : link_(link), joints_(joints), placement_(placement) {}
 
   std::size_t link_;
+  std::size_t joints_;
   Transform<Scalar> placement_;
 };
 

@@ -4,6 +4,7 @@
 /// compute in, and the registry of named frames (a tool centre point, a URDF's links).
 #pragma once
 
+#include "chaindyn/model/arguments.hpp"
 #include "chaindyn/model/chain_storage.hpp"
 #include "chaindyn/model/frame.hpp"
 
@@ -47,7 +48,8 @@ class ChainFrames : public ChainStorage<Scalar_, N> {
   FrameType frame(std::size_t link,
                   const Transform<Scalar>& offset = Transform<Scalar>::Identity()) const {
     this->check_link_index(link);
-    return FrameType(link, link_frame_turned_[link] ? link_frame_[link] * offset : offset);
+    return FrameType(link, link_frame_turned_[link] ? link_frame_[link] * offset : offset,
+                     this->joint_count());
   }
   /// A handle on the named frame (add_frame; a URDF's links, see docs/urdf.md), optionally
   /// moved by `offset` given in that frame. Throws IndexError naming the frames the chain has
@@ -55,18 +57,20 @@ class ChainFrames : public ChainStorage<Scalar_, N> {
   FrameType frame(std::string_view name,
                   const Transform<Scalar>& offset = Transform<Scalar>::Identity()) const {
     const FrameType& f = find_frame(name);
-    return FrameType(f.link(), f.placement() * offset);
+    return FrameType(f.link(), f.placement() * offset, this->joint_count());
   }
   /// A handle on a frame fixed on the base at pose `pose` in the base frame.
   FrameType base_frame(const Transform<Scalar>& pose = Transform<Scalar>::Identity()) const {
-    return FrameType(FrameType::base, pose);
+    return FrameType(FrameType::base, pose, this->joint_count());
   }
   /// A handle of a chain of another scalar type (e.g. this chain's double original, which
   /// cast() converted) as a handle of this chain: the same link, the placement converted number
-  /// by number. Both chains have N joints, so the link index stays valid.
+  /// by number. Throws ArgumentError unless f was made by a chain of this chain's joint count
+  /// (always so for a compile-time chain: N is in the type).
   template <typename From>
   FrameType cast_frame(const Frame<From, N>& f) const {
-    return FrameType(f.link(), cast_transform<Scalar>(f.placement()));
+    detail::check_named_sizes("cast_frame", *this, "the frame handle", f);
+    return FrameType(f.link(), cast_transform<Scalar>(f.placement()), this->joint_count());
   }
   /// True if the chain has a frame of that name.
   bool has_frame(std::string_view name) const noexcept {
@@ -124,7 +128,8 @@ class ChainFrames : public ChainStorage<Scalar_, N> {
     }
     for (const NamedFrame<Scalar, N>& f : frames_) {
       other.frames_.push_back(NamedFrame<To, M>{
-          f.name, Frame<To, M>(f.frame.link(), cast_transform<To>(f.frame.placement()))});
+          f.name, Frame<To, M>(f.frame.link(), cast_transform<To>(f.frame.placement()),
+                               other.joint_count())});
     }
   }
 
