@@ -6,6 +6,7 @@
 // fits (robot_identification.hpp) against the true model's rnea, the constraints checked from
 // eigenvalues, and the held-out error against the bound the noise level predicts.
 #include "support/test_support.hpp"
+#include "support/two_link.hpp"
 
 #include <chaindyn/closed_form.hpp>
 #include <chaindyn/identification.hpp>
@@ -28,7 +29,7 @@ TEST_CASE("base parameters of the planar two-link arm are the six of the textboo
   // ZZ1R = ZZ1 + m2 l1^2 (+ the armature of joint 1, whose column is ZZ1's), MX1R = MX1 + m2 l1,
   // MY1, ZZ2, MX2, MY2: 6 of the 20 inertial parameters. With the joints' damping (2), Coulomb
   // friction (2) and armature of joint 2 (1, joint 1's merges with ZZ1R): 11 of 26.
-  const auto arm = closed_form::TwoLinkArm<double>::uniform_rods(3, 1, 2, 1, 9.81).to_chain();
+  const auto arm = test::two_link_rods().to_chain();
   const BaseParameters inertial = base_parameters(arm, false);
   CHECK(inertial.columns == 20);
   CHECK(inertial.rank == 6);
@@ -177,7 +178,7 @@ FourierTrajectory<N> random_fourier(std::mt19937& gen, int harmonics, double per
 TEST_CASE("Fourier excitation: derivatives by finite differences, periodicity, limits, and the "
           "optimiser lowers the base regressor's condition number",
           "[identification][excitation]") {
-  const auto arm = closed_form::TwoLinkArm<double>::uniform_rods(3, 1, 2, 1, 9.81).to_chain();
+  const auto arm = test::two_link_rods().to_chain();
   using Arm = std::decay_t<decltype(arm)>;
   using Vector = Arm::Vector;
   std::mt19937 gen(test::kSeed + 17);

@@ -137,7 +137,7 @@ double batch_against_one_state(std::mt19937& gen, int threads) {
 // The two sides compute the same operations in the same order in each lane; what may differ
 // is the rounding of Eigen's vectorised double reductions (dot products of the one-state path)
 // and fused multiply-adds contracted differently: a few ulp.
-constexpr double kTolerance = 1e-14;
+constexpr double kBatchTolerance = 1e-14;
 
 }  // namespace
 
@@ -152,11 +152,11 @@ TEST_CASE("batch functions equal the one-state functions column by column", "[ba
   std::mt19937 gen(test::kSeed + 1500);
   for (const int threads : {1, 2}) {
     INFO("threads " << threads);
-    CHECK(batch_against_one_state<Mixed, 4, true>(gen, threads) <= kTolerance);
-    CHECK(batch_against_one_state<Long, 4, false>(gen, threads) <= kTolerance);
+    CHECK(batch_against_one_state<Mixed, 4, true>(gen, threads) <= kBatchTolerance);
+    CHECK(batch_against_one_state<Long, 4, false>(gen, threads) <= kBatchTolerance);
   }
-  CHECK(batch_against_one_state<Mixed, 1, false>(gen, 1) <= kTolerance);
-  CHECK(batch_against_one_state<Mixed, 8, true>(gen, 2) <= kTolerance);
+  CHECK(batch_against_one_state<Mixed, 1, false>(gen, 1) <= kBatchTolerance);
+  CHECK(batch_against_one_state<Mixed, 8, true>(gen, 2) <= kBatchTolerance);
 }
 
 // The runtime-sized chain (the Python module's robot): its joints of every kind and axis, one
@@ -169,7 +169,7 @@ TEST_CASE("batch functions on a ChainX equal the one-state functions column by c
   for (const int threads : {1, 2}) {
     INFO("threads " << threads);
     CHECK(batch_against_one_state<ChainX<double>, batch::native_width, true, Mixed>(
-              gen, threads) <= kTolerance);
+              gen, threads) <= kBatchTolerance);
   }
   // The workspace keeps its joint count: set_model with another ChainX size is refused.
   const auto iiwa = ChainX<double>::from(robots::kuka_iiwa());
@@ -179,7 +179,7 @@ TEST_CASE("batch functions on a ChainX equal the one-state functions column by c
                     Catch::Contains("the model has 2 joints; the workspace was made for 7"));
   const batch::States<ChainX<double>> q = batch::States<ChainX<double>>::Random(7, 3);
   const batch::States<ChainX<double>> tau = batch::rnea(iiwa, q, q, q);
-  CHECK(relative_error(tau.col(2), rnea(iiwa, q.col(2), q.col(2), q.col(2))) <= kTolerance);
+  CHECK(relative_error(tau.col(2), rnea(iiwa, q.col(2), q.col(2), q.col(2))) <= kBatchTolerance);
 }
 
 TEST_CASE("batch: the returning forms equal the in-place forms, and sizes and threads are checked",
@@ -237,7 +237,7 @@ TEST_CASE("batch: the returning forms equal the in-place forms, and sizes and th
   loaded.set_payload(6, Payload<double>{2.0, {0, 0, 0.1}, Eigen::Matrix3d::Identity() * 1e-3});
   ws.set_model(loaded);
   batch::rnea(ws, q, qd, qdd, tau);
-  CHECK(relative_error(tau.col(4), rnea(loaded, q.col(4), qd.col(4), qdd.col(4))) <= kTolerance);
+  CHECK(relative_error(tau.col(4), rnea(loaded, q.col(4), qd.col(4), qdd.col(4))) <= kBatchTolerance);
 
   Mat short_tau(7, 4);
   CHECK_THROWS_WITH(batch::rnea(ws, q, qd, qdd, short_tau),

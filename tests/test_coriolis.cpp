@@ -17,23 +17,23 @@ namespace {
 
 using Mixed = Chain<double, PrismaticZ, Revolute, RevoluteX, PrismaticY, RevoluteZ, Prismatic>;
 
-constexpr int kModels = 4;  // random mixed chains
-constexpr int kStates = 8;  // random states per model
+constexpr int kCoriolisModels = 4;  // random mixed chains
+constexpr int kCoriolisStates = 8;  // random states per model
 
 /// Calls f(model, q, qd) on the iiwa and on random mixed chains with joint dynamics (seeded).
 template <typename F>
-void for_cases(F&& f) {
+void for_coriolis_cases(F&& f) {
   std::mt19937 gen(test::kSeed + 202u);
   const auto iiwa = robots::kuka_iiwa();
   using VI = robots::KukaIiwa<double>::Vector;
-  for (int s = 0; s < kStates; ++s) {
+  for (int s = 0; s < kCoriolisStates; ++s) {
     INFO("iiwa, state " << s);
     f(iiwa, test::random_state<VI>(gen, 2.5), test::random_state<VI>(gen, 2.0));
   }
   using VM = Mixed::Vector;
-  for (int m = 0; m < kModels; ++m) {
+  for (int m = 0; m < kCoriolisModels; ++m) {
     const Mixed model(test::random_links<Mixed>(gen, true));
-    for (int s = 0; s < kStates; ++s) {
+    for (int s = 0; s < kCoriolisStates; ++s) {
       INFO("mixed chain " << m << ", state " << s);
       f(model, test::random_state<VM>(gen, 2.5), test::random_state<VM>(gen, 2.0));
     }
@@ -74,7 +74,7 @@ TEST_CASE("coriolis_matrix of the two-link arm equals the closed form's Christof
 
 TEST_CASE("C(q, qd) qd equals nonlinear_effects - gravity_torques", "[coriolis]") {
   double worst = 0;
-  for_cases([&](const auto& model, const auto& q, const auto& qd) {
+  for_coriolis_cases([&](const auto& model, const auto& q, const auto& qd) {
     using V = typename std::decay_t<decltype(model)>::Vector;
     const V cqd = coriolis_matrix(model, q, qd) * qd;
     const double err =
@@ -88,7 +88,7 @@ TEST_CASE("C(q, qd) qd equals nonlinear_effects - gravity_torques", "[coriolis]"
 TEST_CASE("Mdot - 2C is skew-symmetric, Mdot by finite differences of crba along qd",
           "[coriolis]") {
   double worst_skew = 0, worst_sym = 0;
-  for_cases([&](const auto& model, const auto& q, const auto& qd) {
+  for_coriolis_cases([&](const auto& model, const auto& q, const auto& qd) {
     using Model = std::decay_t<decltype(model)>;
     using V = typename Model::Vector;
     constexpr double h = 1e-6;
@@ -114,7 +114,7 @@ TEST_CASE("christoffel_symbols equal 1/2 (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) 
           "differences of crba",
           "[coriolis]") {
   double worst = 0;
-  for_cases([&](const auto& model, const auto& q, const auto& qd) {
+  for_coriolis_cases([&](const auto& model, const auto& q, const auto& qd) {
     using Model = std::decay_t<decltype(model)>;
     constexpr int n = Model::nq;
     std::array<typename Model::Matrix, std::size_t(n)> dm;  // dm[k] = dM/dq_k

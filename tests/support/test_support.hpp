@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace chaindyn::test {
@@ -106,8 +109,58 @@ inline Link<double> random_link(std::mt19937& gen, bool joint_dynamics = false) 
   return l;
 }
 
-/// Random links for a chain of type Model: run-time-axis joints get a random unit axis, joints
-/// with the axis in their type get none (the type's own).
+/// A random placement with the structure of placement pattern P (joints/placed.hpp): the
+/// rotation is P's signed axis permutation, a random angle about AboutAxis' axis, or random;
+/// the translation is random where P allows it and zero elsewhere.
+template <typename P>
+Transform<double> random_placement_of(std::mt19937& gen) {
+  int free_entries = 0, about = -1;
+  for (int k = 0; k < 9; ++k) free_entries += P::rotation[std::size_t(k)] == 2;
+  for (int k = 0; k < 3; ++k) {
+    if (P::rotation[std::size_t(4 * k)] == 1 && free_entries == 4) about = k;
+  }
+  Eigen::Matrix3d r;
+  if (free_entries == 0) {
+    for (int k = 0; k < 9; ++k) r(k / 3, k % 3) = double(P::rotation[std::size_t(k)]);
+  } else if (about >= 0) {
+    const double angle = uniform(gen, -3.0, 3.0);
+    r = about == 0 ? rot_x(angle) : about == 1 ? rot_y(angle) : rot_z(angle);
+  } else {
+    r = random_rotation(gen);
+  }
+  Eigen::Vector3d p = random_vector(gen, -0.5, 0.5);
+  for (int k = 0; k < 3; ++k) {
+    if (!P::translation[std::size_t(k)]) p[k] = 0;
+  }
+  return Transform<double>(r, p);
+}
+
+namespace detail {
+/// The joint model of joint I of a Chain (its JointModels) or a ChainN (its one JointModel).
+template <typename Model, std::size_t I, typename = void>
+struct joint_model_at {
+  using type = typename Model::JointModel;
+};
+template <typename Model, std::size_t I>
+struct joint_model_at<Model, I, std::void_t<typename Model::JointModels>> {
+  using type = std::tuple_element_t<I, typename Model::JointModels>;
+};
+template <typename Model, std::size_t... I>
+void place_as_typed(std::mt19937& gen, std::vector<Link<double>>& links,
+                    std::index_sequence<I...>) {
+  const auto place = [&](std::size_t i, auto* joint_model_tag) {
+    using JM = std::remove_pointer_t<decltype(joint_model_tag)>;
+    if constexpr (chaindyn::detail::has_placement_pattern<JM>::value) {
+      links[i].placement = random_placement_of<typename JM::PlacementPattern>(gen);
+    }
+  };
+  (place(I, static_cast<typename joint_model_at<Model, I>::type*>(nullptr)), ...);
+}
+}  // namespace detail
+
+/// Random links for a chain of type Model (Chain or ChainN): run-time-axis joints get a random
+/// unit axis, joints with the axis in their type get none (the type's own), and Placed joints
+/// a placement with their pattern's structure.
 template <typename Model>
 std::vector<Link<double>> random_links(std::mt19937& gen, bool joint_dynamics = false) {
   std::vector<Link<double>> links;
@@ -115,6 +168,7 @@ std::vector<Link<double>> random_links(std::mt19937& gen, bool joint_dynamics = 
     links.push_back(random_link(gen, joint_dynamics));
     if (slot.axis >= 0) links.back().axis.reset();
   }
+  detail::place_as_typed<Model>(gen, links, std::make_index_sequence<std::size_t(Model::nq)>{});
   return links;
 }
 
