@@ -219,7 +219,7 @@ def main():
     ap.add_argument("docs", nargs="+")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    cpp_docs = []
+    cpp_docs, written = [], set()
     for path in args.docs:
         doc = os.path.relpath(path, args.root)
         blocks = blocks_of(path)
@@ -229,9 +229,18 @@ def main():
         if py:
             os.makedirs(os.path.join(args.out, "python"), exist_ok=True)
             write_if_changed(os.path.join(args.out, "python", f"test_snippets_{name}.py"), py)
+            written.add(f"test_snippets_{name}.py")
+    # files of blocks that are gone; the others are rewritten only when they change, so that an
+    # unchanged document does not recompile the snippets
+    if os.path.isdir(os.path.join(args.out, "python")):
+        for old in os.listdir(os.path.join(args.out, "python")):
+            if old.startswith("test_snippets_") and old not in written:
+                os.remove(os.path.join(args.out, "python", old))
     cpp = cpp_file(cpp_docs)
     if cpp:
         write_if_changed(os.path.join(args.out, "snippets.cpp"), cpp)
+    elif os.path.exists(os.path.join(args.out, "snippets.cpp")):
+        os.remove(os.path.join(args.out, "snippets.cpp"))
 
 
 if __name__ == "__main__":
