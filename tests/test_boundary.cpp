@@ -288,3 +288,167 @@ TEST_CASE("pack sincos: a NaN or huge angle in one state leaves its neighbours' 
   }
 }
 #endif
+
+namespace {
+
+/// Runs `call`, which must throw E with a message naming `function`; INFO names the case.
+template <typename E, typename Call>
+void boundary_expect(const char* function, Call&& call) {
+  CHECK_THROWS_AS(call(), E);
+  CHECK_THROWS_WITH(call(), Contains(function));
+}
+
+/// A vector of `n` entries with one bad number (NaN, +-inf) at a random index, or finite noise.
+Eigen::VectorXd boundary_vector(std::mt19937& gen, Eigen::Index n, bool bad) {
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(n);
+  for (Eigen::Index i = 0; i < n; ++i) v[i] = test::uniform(gen, -2, 2);
+  if (bad && n > 0) {
+    const double odd[] = {std::numeric_limits<double>::quiet_NaN(),
+                          std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity()};
+    v[std::uniform_int_distribution<Eigen::Index>(0, n - 1)(gen)] = odd[gen() % 3];
+  }
+  return v;
+}
+
+/// A joint count other than 7, from 0 to 12.
+Eigen::Index boundary_other_size(std::mt19937& gen) {
+  const Eigen::Index n = std::uniform_int_distribution<Eigen::Index>(0, 11)(gen);
+  return n >= 7 ? n + 1 : n;
+}
+
+}  // namespace
+
+TEST_CASE("property: random bad input to every runtime-sized entry gives a named chaindyn error",
+          "[boundary][property]") {
+  // Seeded: a failure prints the draw (INFO) and reruns identically.
+  std::mt19937 gen(test::kSeed + 38);
+  const BoundaryArm arm = boundary_iiwa();
+  const BoundaryArm two = BoundaryArm::from(robots::two_link_arm());
+  Data<BoundaryArm> data(arm), other_data(two);
+  RobotIdentification<BoundaryArm> id(arm, base_parameters(arm, true, 30));
+  PayloadIdentification<BoundaryArm> payload(arm);
+  OnlinePayloadEstimator<BoundaryArm> online(arm);
+  const double nan = std::numeric_limits<double>::quiet_NaN(),
+               inf = std::numeric_limits<double>::infinity();
+  const auto good = [&] { return boundary_vector(gen, 7, false); };
+  constexpr int kCases = 15;
+  for (int draw = 0; draw < 240; ++draw) {
+    const int c = int(gen() % kCases);
+    INFO("draw " << draw << ", case " << c);
+    const Eigen::Index m = boundary_other_size(gen);
+    const Eigen::VectorXd q = good(), wrong = boundary_vector(gen, m, false),
+                          bad = boundary_vector(gen, 7, true);
+    switch (c) {
+      case 0:  // in place, a Data made for another ChainX
+        boundary_expect<ArgumentError>("rnea", [&] { rnea(arm, other_data, q, q, q); });
+        boundary_expect<ArgumentError>("aba", [&] { aba(arm, other_data, q, q, q); });
+        break;
+      case 1:  // in place, a vector of another size
+        boundary_expect<ArgumentError>("rnea", [&] { rnea(arm, data, q, wrong, q); });
+        boundary_expect<ArgumentError>("aba", [&] { aba(arm, data, wrong, q, q); });
+        boundary_expect<ArgumentError>("crba", [&] { crba(arm, data, wrong); });
+        break;
+      case 2:  // returning, another size or a non-finite entry
+        boundary_expect<ArgumentError>("rnea", [&] { (void)rnea(arm, q, q, wrong); });
+        boundary_expect<ArgumentError>("aba", [&] { (void)aba(arm, q, bad, q); });
+        boundary_expect<ArgumentError>("crba", [&] { (void)crba(arm, bad); });
+        break;
+      case 3: {  // huge but finite: a result (maybe not finite) or a named error, no crash
+        Eigen::VectorXd huge = q;
+        huge[Eigen::Index(gen() % 7)] = (gen() % 2 ? 1e300 : -1e300);
+        try {
+          (void)rnea(arm, huge, huge, q);
+          (void)aba(arm, q, huge, huge);
+          rnea(arm, data, huge, q, huge);
+        } catch (const ArgumentError&) {
+        }
+        break;
+      }
+      case 4:  // a frame handle of another ChainX
+        boundary_expect<ArgumentError>("frame_pose",
+                                       [&] { (void)frame_pose(arm, q, two.frame(1)); });
+        boundary_expect<ArgumentError>("jacobian", [&] { (void)jacobian(arm, q, two.frame(0)); });
+        break;
+      case 5: {  // a link index out of range
+        const std::size_t k = 7 + gen() % 1000;
+        CHECK_THROWS_AS(arm.frame(k), IndexError);
+        CHECK_THROWS_AS((void)jacobian(arm, q, k), IndexError);
+        CHECK_THROWS_AS(arm.frame(std::size_t(-1)), IndexError);
+        break;
+      }
+      case 6: {  // batch: columns that differ, rows of another joint count
+        const Eigen::Index n = 1 + Eigen::Index(gen() % 9);
+        const Eigen::MatrixXd Q = Eigen::MatrixXd::Zero(7, n),
+                              short_cols = Eigen::MatrixXd::Zero(7, n + 1),
+                              rows = Eigen::MatrixXd::Zero(m, n);
+        boundary_expect<ArgumentError>("rnea", [&] { (void)batch::rnea(arm, Q, short_cols, Q); });
+        boundary_expect<ArgumentError>("aba", [&] { (void)batch::aba(arm, rows, Q, Q); });
+        break;
+      }
+      case 7: {  // batch: threads out of range
+        batch::Options o;
+        o.threads = gen() % 2 ? -1 - int(gen() % 1000) : batch::kMaxThreads + 1 + int(gen() % 100000);
+        const Eigen::MatrixXd Q = Eigen::MatrixXd::Zero(7, 3);
+        boundary_expect<ArgumentError>("threads", [&] { (void)batch::rnea(arm, Q, Q, Q, o); });
+        break;
+      }
+      case 8: {  // integration options: NaN, zero, negative, huge
+        IntegrationOptions<double> o;
+        o.integrator = gen() % 2 ? Integrator::rk4 : Integrator::semi_implicit_euler;
+        const double dts[] = {nan, 0.0, -1e-3, inf, -inf};
+        const double intervals[] = {nan, -1.0, inf};
+        switch (gen() % 4) {
+          case 0: o.dt = dts[gen() % 5]; break;
+          case 1: o.output_interval = intervals[gen() % 3]; break;
+          case 2: o.max_steps = 0; break;
+          default: o.dt = 1e-20; o.output_interval = 1.0 + double(gen() % 100); break;
+        }
+        const Eigen::VectorXd z = Eigen::VectorXd::Zero(7);
+        boundary_expect<ArgumentError>("integrate",
+                                       [&] { (void)simulate(arm, z, z, ZeroTorque{}, 0.01, o); });
+        break;
+      }
+      case 9:  // a whole-robot identification sample of another size
+        boundary_expect<ArgumentError>("RobotIdentification::add_sample",
+                                       [&] { id.add_sample(q, q, wrong, q); });
+        boundary_expect<ArgumentError>("RobotIdentification::add_sample",
+                                       [&] { id.add_sample(q, bad, q, q); });
+        break;
+      case 10:  // a payload identification sample of another size
+        boundary_expect<ArgumentError>("PayloadIdentification::add_sample",
+                                       [&] { payload.add_sample(q, q, q, wrong); });
+        break;
+      case 11:  // a physically consistent prior of another joint count
+        boundary_expect<ArgumentError>("prior", [&] { (void)id.physically_consistent(two); });
+        break;
+      case 12:  // the online estimator: another size throws, a non-finite sample is refused
+        boundary_expect<ArgumentError>("OnlinePayloadEstimator::update",
+                                       [&] { (void)online.update(wrong, q, q, q); });
+        CHECK_FALSE(online.update(q, q, bad, q).accepted);
+        break;
+      case 13: {  // trajectories: a non-finite or non-positive duration, values of two sizes
+        const double durations[] = {nan, 0.0, -1.0, inf};
+        const double d = durations[gen() % 4];
+        boundary_expect<ArgumentError>("duration",
+                                       [&] { (void)QuinticTrajectory<Eigen::VectorXd>(q, q, d); });
+        boundary_expect<ArgumentError>("differ in size",
+                                       [&] { (void)QuinticTrajectory<Eigen::VectorXd>(q, wrong, 1.0); });
+        boundary_expect<ArgumentError>("not finite",
+                                       [&] { (void)QuinticTrajectory<Eigen::VectorXd>(bad, q, 1.0); });
+        break;
+      }
+      default:  // simulate's state: qd0 of another size, q0 not finite
+        boundary_expect<ArgumentError>("simulate", [&] {
+          (void)simulate(arm, q, wrong, ZeroTorque{}, 0.01, IntegrationOptions<double>{});
+        });
+        boundary_expect<ArgumentError>("q0", [&] {
+          (void)simulate(arm, bad, q, ZeroTorque{}, 0.01, IntegrationOptions<double>{});
+        });
+        break;
+    }
+  }
+  CHECK(id.samples() == 0);
+  CHECK(payload.samples() == 0);
+  CHECK(online.ticks() == 0);
+}

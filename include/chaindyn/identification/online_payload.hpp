@@ -215,14 +215,20 @@ class OnlinePayloadEstimator {
 
   /// One tick: the sample (q, qd, qdd, tau) with the payload attached; fixed-size vectors of
   /// the model's size (as the in-place algorithms). A sample with a number that is not finite
-  /// is refused (accepted = false) and changes nothing.
+  /// is refused (accepted = false) and changes nothing. On a ChainX a vector of another size
+  /// throws ArgumentError (so only a compile-time chain's update is noexcept).
   template <typename Q, typename Qd, typename Qdd, typename Tau>
   OnlinePayloadUpdate<Scalar> update(const Eigen::MatrixBase<Q>& q_in,
                                      const Eigen::MatrixBase<Qd>& qd_in,
                                      const Eigen::MatrixBase<Qdd>& qdd_in,
-                                     const Eigen::MatrixBase<Tau>& tau_in) noexcept {
+                                     const Eigen::MatrixBase<Tau>& tau_in)
+      noexcept(!detail::checks_sizes<Model>) {
     static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd, Tau>,
                   CHAINDYN_FIXED_SIZE_MESSAGE);
+    if constexpr (detail::checks_sizes<Model>) {
+      detail::check_named_sizes("OnlinePayloadEstimator::update", model_, "q", q_in, "qd", qd_in,
+                                "qdd", qdd_in, "tau", tau_in);
+    }
     const auto& q = detail::as_joint_vector<Model>(q_in.derived());
     const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
     const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
