@@ -13,7 +13,8 @@
 /// The first three are std::invalid_argument / std::out_of_range, the last a std::runtime_error,
 /// so code that catches the standard types keeps working. Every message starts with
 /// "chaindyn: " (urdf::ParseError with "chaindyn::urdf: ") and names the offending value.
-/// The in-place algorithms are noexcept: they check nothing and throw nothing.
+/// The in-place algorithms of a compile-time chain are noexcept: they check nothing and throw
+/// nothing. A ChainX's check the sizes of their arguments against the model (ArgumentError).
 #pragma once
 
 #include <cstddef>

@@ -171,10 +171,10 @@ class ChainN
 /// Every algorithm of the library runs on it through the same code as on the compile-time
 /// chains: the algorithms walk it with the loops of ChainN beyond its unroll limit. The model
 /// allocates when it is made; its workspace `Data<ChainX<Scalar>> data(model)` allocates when
-/// it is made (sized to the model); the in-place forms then allocate nothing and stay noexcept.
-/// They take the model's own vector type (a dynamic-size vector of the model's joint count; the
-/// size is checked by an assertion in debug builds); the returning forms take any Eigen vector
-/// and check its size (ArgumentError).
+/// it is made (sized to the model); the in-place forms then allocate nothing. They take the
+/// model's own vector type and check, once per call, that the Data, the vectors, the forces and
+/// the frame handles are sized for this model (ArgumentError: so they are not noexcept,
+/// model/arguments.hpp); the returning forms take any Eigen vector and check it (ArgumentError).
 ///
 ///     ChainX<double> arm(links, {JointKind::revolute, JointKind::prismatic});   // axes: Link::axis
 ///     ChainX<double> iiwa = ChainX<double>::from(robots::kuka_iiwa());         // from a fixed chain
