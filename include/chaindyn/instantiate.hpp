@@ -31,6 +31,9 @@
 /// The in-place forms are templates on their joint-vector arguments' types (model/arguments.hpp):
 /// these name the specialisation for Model::Vector arguments (the model type is __VA_ARGS__).
 #define CHAINDYN_DETAIL_VARG(...) const Eigen::MatrixBase<__VA_ARGS__::Vector>&
+/// The in-place forms' exception specification: noexcept on a compile-time chain (a ChainX's
+/// check their arguments' sizes, model/arguments.hpp).
+#define CHAINDYN_DETAIL_NOEXCEPT(...) noexcept(!chaindyn::detail::checks_sizes<__VA_ARGS__>)
 #define CHAINDYN_DETAIL_TARGS1(...) __VA_ARGS__, __VA_ARGS__::Vector
 #define CHAINDYN_DETAIL_TARGS2(...) CHAINDYN_DETAIL_TARGS1(__VA_ARGS__), __VA_ARGS__::Vector
 #define CHAINDYN_DETAIL_TARGS3(...) CHAINDYN_DETAIL_TARGS2(__VA_ARGS__), __VA_ARGS__::Vector
@@ -40,64 +43,64 @@
 #define CHAINDYN_DETAIL_DYNAMICS(prefix, ...)                                                       \
   prefix template void chaindyn::rnea<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                         \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;               \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);               \
   prefix template void chaindyn::rnea<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                         \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
       CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                         \
-      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                           \
+      const chaindyn::LinkForces<__VA_ARGS__>&) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);                                           \
   prefix template void chaindyn::crba<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(                         \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__); \
   prefix template void chaindyn::aba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                          \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;               \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);               \
   prefix template void chaindyn::aba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                          \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
       CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                         \
-      const chaindyn::LinkForces<__VA_ARGS__>&) noexcept;                                           \
+      const chaindyn::LinkForces<__VA_ARGS__>&) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);                                           \
   prefix template void chaindyn::nonlinear_effects<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(            \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                  \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);                                                  \
   prefix template void chaindyn::gravity_torques<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(              \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__); \
   prefix template void chaindyn::forward_dynamics_crba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(        \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;               \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);               \
   prefix template __VA_ARGS__::Scalar chaindyn::kinetic_energy<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>( \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;                                                  \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);                                                  \
   prefix template __VA_ARGS__::Scalar chaindyn::potential_energy<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>( \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__); \
   prefix template void chaindyn::inverse_mass_matrix<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(          \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__); \
   prefix template void chaindyn::coriolis_matrix<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(              \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__)
 #define CHAINDYN_DETAIL_KINEMATICS(prefix, ...)                                                     \
   prefix template void chaindyn::forward_kinematics<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(           \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept; \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__); \
   prefix template const chaindyn::Transform<__VA_ARGS__::Scalar>&                                   \
   chaindyn::frame_pose<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, \
                                     CHAINDYN_DETAIL_VARG(__VA_ARGS__),                              \
-                                    const chaindyn::FrameFor<__VA_ARGS__>&) noexcept;               \
+                                    const chaindyn::FrameFor<__VA_ARGS__>&) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);               \
   prefix template void chaindyn::jacobian<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(                     \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
       const chaindyn::FrameFor<__VA_ARGS__>&, chaindyn::ReferenceFrame,                             \
-      chaindyn::FrameJacobian<__VA_ARGS__>&) noexcept;                                              \
+      chaindyn::FrameJacobian<__VA_ARGS__>&) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);                                              \
   prefix template void chaindyn::jdot_qd<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(                      \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
       CHAINDYN_DETAIL_VARG(__VA_ARGS__), const chaindyn::FrameFor<__VA_ARGS__>&,                    \
-      chaindyn::ReferenceFrame, chaindyn::FrameVector<__VA_ARGS__>&) noexcept;                      \
+      chaindyn::ReferenceFrame, chaindyn::FrameVector<__VA_ARGS__>&) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);                      \
   prefix template void chaindyn::joint_torques_from_wrench<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(    \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
       const chaindyn::FrameFor<__VA_ARGS__>&, const chaindyn::Force<__VA_ARGS__::Scalar>&,          \
-      chaindyn::ReferenceFrame) noexcept
+      chaindyn::ReferenceFrame) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__)
 #define CHAINDYN_DETAIL_DERIVATIVES(prefix, ...)                                                    \
   prefix template void chaindyn::rnea_derivatives<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(             \
       const __VA_ARGS__&, chaindyn::DerivativesData<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__), \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept;               \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);               \
   prefix template void chaindyn::aba_derivatives<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(              \
       const __VA_ARGS__&, chaindyn::DerivativesData<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__), \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) noexcept
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__)
 #define CHAINDYN_DETAIL_ALGORITHMS(prefix, ...)  \
   CHAINDYN_DETAIL_DYNAMICS(prefix, __VA_ARGS__);   \
   CHAINDYN_DETAIL_KINEMATICS(prefix, __VA_ARGS__); \
