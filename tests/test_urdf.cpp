@@ -1338,7 +1338,7 @@ TEST_CASE("urdf: a wrong tip names the closest links, or says the name is a join
                         Catch::Matchers::Contains("child link 'wrist_3_link'"));
 }
 
-TEST_CASE("urdf: inertia rounding noise loads; an axis whose squared norm overflows is a "
+TEST_CASE("urdf: inertia rounding noise loads and an axis whose squared norm overflows is a "
           "direction", "[urdf][boundary]") {
   const auto one_link = [](const std::string& inertia, const std::string& axis) {
     return "<robot name='r'><link name='base'/><link name='arm'><inertial><mass value='0.5'/>"
