@@ -20,6 +20,7 @@ import re
 import sys
 import webbrowser
 from pathlib import Path
+from typing import Any, Optional, Sequence, Union
 from xml.etree import ElementTree
 
 import numpy as np
@@ -269,8 +270,12 @@ def _can_open_browser():
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def view(robot, run=None, *, out="chaindyn_view.html", urdf=None, ghosts=None, wrenches=None,
-         mesh_dirs=None, title=None, tip=None, open_browser=None):
+def view(robot: Union["chaindyn.Robot", str, "os.PathLike[str]"], run: Any = None, *,
+         out: Union[str, "os.PathLike[str]"] = "chaindyn_view.html",
+         urdf: Optional[Union[str, "os.PathLike[str]"]] = None, ghosts: Any = None,
+         wrenches: Any = None, mesh_dirs: Optional[Sequence[str]] = None,
+         title: Optional[str] = None, tip: Optional[int] = None,
+         open_browser: Optional[bool] = None) -> str:
     """Writes a page that shows `robot` and plays `run`, prints its path and returns it.
 
     robot: a chaindyn.Robot, or the path of a URDF file (loaded with inertia="accept", so that
