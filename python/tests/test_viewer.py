@@ -76,6 +76,32 @@ def test_motions_from_runs_trajectories_and_csv_files(tmp_path):
     assert t.tolist() == [0.0, 0.5] and q.tolist() == [[0.1, 0.2], [0.3, 0.4]]
 
 
+def test_a_cpp_run_written_by_write_motion_csv_plays_in_the_viewer(tmp_path):
+    """C++ simulate + write_motion_csv (the compile-time chain, chaindyn_python_reference) read
+    by the viewer's CSV reader equals the Python module's simulate of the same fall; the shell's
+    chaindyn-view turns the file and a URDF into a page."""
+    exe = os.environ.get("CHAINDYN_REFERENCE")
+    if not exe:
+        pytest.skip("CHAINDYN_REFERENCE is not set (run through ctest)")
+    csv_path = tmp_path / "fall.csv"
+    subprocess.run([exe, DATA, str(csv_path)], check=True, capture_output=True)
+    assert csv_path.read_text().startswith("t_s,q1,q2\n")
+    robot = cd.robots.two_link_arm()
+    t, q = viewer.read_motion_csv(csv_path, robot.nq)
+    run = cd.simulate(robot, [0.5, 0.0], [0.0, 0.0], None, 1.0, output_interval=0.05,
+                      rtol=1e-10, atol=1e-12)
+    assert np.array_equal(t, run["t"])
+    assert np.max(np.abs(q - run["q"])) < 1e-9
+    if URDF_PARSER and viewer.SCRIPT.is_file():
+        urdf = tmp_path / "two_link_arm.urdf"
+        urdf.write_text(viewer.to_urdf(robot))
+        page = tmp_path / "fall.html"
+        assert viewer.main([str(urdf), "--motion", str(csv_path), "--out", str(page), "--no-open"]) == 0
+        data = re.search(r'<script type="application/json" id="chaindyn-data">(.*?)</script>',
+                         page.read_text(), re.S).group(1)
+        assert json.loads(data)["motion"]["q"] == q.tolist()
+
+
 def test_a_page_without_the_bundled_script_says_how_to_get_it(monkeypatch, tmp_path):
     monkeypatch.setattr(viewer, "SCRIPT", tmp_path / "missing.js")
     with pytest.raises(viewer.ViewerError, match="npm"):
