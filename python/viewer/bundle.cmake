@@ -18,7 +18,8 @@ file(COPY ${SOURCE}/src/viewer.js DESTINATION ${WORK}/src)
 # machine without the registry fails in seconds rather than minutes.
 execute_process(
   COMMAND ${NPM} ci --no-audit --no-fund --prefer-offline --loglevel=error
-          --fetch-timeout=20000 --fetch-retries=1
+          --fetch-timeout=20000 --fetch-retries=1 --fetch-retry-mintimeout=2000
+          --fetch-retry-maxtimeout=5000
   WORKING_DIRECTORY ${WORK}
   RESULT_VARIABLE npm_result OUTPUT_VARIABLE npm_output ERROR_VARIABLE npm_output)
 if(NOT npm_result EQUAL 0)

@@ -14,7 +14,7 @@
 // urdf-loader's joints and three.js' matrices in double precision), frameCount, ready. With
 // #test=k1,k2,... in the URL the page writes {"frames": {k: poses}, "canvas": the rendered
 // picture as a PNG data URL} into <pre id="chaindyn-test"> for `chromium --dump-dom`; #frame=k
-// shows frame k, paused.
+// shows frame k, paused. In a frame (#page=NAME), the page also posts the result to its parent.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
@@ -335,11 +335,14 @@ if (hash.has('test')) {
   const frames = {};
   for (const k of hash.get('test').split(',').map(Number)) { setFrame(k); frames[k] = linkPoses(); }
   setFrame(shown);
+  const result = { frames, meshErrors, canvas,
+                   size: renderer ? [renderer.domElement.width, renderer.domElement.height] : null };
   const out = document.createElement('pre');
   out.id = 'chaindyn-test';
-  out.textContent = JSON.stringify({ frames, meshErrors, canvas,
-                                     size: renderer ? [renderer.domElement.width, renderer.domElement.height] : null });
+  out.textContent = JSON.stringify(result);
   document.body.appendChild(out);
+  // in a test's frame (one browser for several pages), to the page that holds it
+  if (window.parent !== window) window.parent.postMessage({ chaindynTest: result, page: hash.get('page') }, '*');
 }
 // #test renders once, with no animation loop for a headless browser to run through (a
 // screenshot needs the loop: a headless screenshot does not show a canvas drawn only once).
