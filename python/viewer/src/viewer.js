@@ -14,7 +14,7 @@
 // urdf-loader's joints and three.js' matrices in double precision), frameCount, ready. With
 // #test=k1,k2,... in the URL the page writes {"frames": {k: poses}, "canvas": the rendered
 // picture as a PNG data URL} into <pre id="chaindyn-test"> for `chromium --dump-dom`; #frame=k
-// shows frame k, paused. In a frame (#page=NAME), the page also posts the result to its parent.
+// shows frame k, paused; #show=frames,com,inertia,wrenches,path chooses the overlays. In a frame (#page=NAME), the page also posts the result to its parent.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
@@ -143,6 +143,7 @@ const world = new THREE.Group();
 const up = new THREE.Vector3(...(data.up || [0, 0, 1])).normalize();
 world.quaternion.setFromUnitVectors(up, new THREE.Vector3(0, 1, 0));
 scene.add(world);
+world.updateMatrixWorld(true);  // the links' world matrices below then include the turn
 
 const robot = loadRobot(1);
 world.add(robot);
@@ -279,8 +280,10 @@ ui.play.onclick = () => {
   ui.play.textContent = playing ? 'pause' : 'play';
 };
 ui.slider.oninput = () => { playing = false; ui.play.textContent = 'play'; setFrame(+ui.slider.value); };
+const showOverlays = hash.has('show') ? hash.get('show').split(',') : null;  // #show=frames,inertia,...
 for (const [name, group] of Object.entries(overlays)) {
   const box = panel.querySelector('#show-' + name);
+  if (showOverlays) box.checked = showOverlays.includes(name);
   const apply = () => {
     group.visible = box.checked;
     for (const h of group.userData.holders || []) h.visible = box.checked;
@@ -290,14 +293,23 @@ for (const [name, group] of Object.entries(overlays)) {
   apply();
 }
 if (meshErrors.length) {
-  document.getElementById('notes').textContent = 'meshes not in the page, simple shapes drawn: ' + meshErrors.join(', ');
+  document.getElementById('notes').textContent = `${meshErrors.length} mesh file(s) not in the ` +
+    `page, simple shapes drawn instead (${meshErrors[0]}${meshErrors.length > 1 ? ', ...' : ''})`;
+  document.getElementById('notes').title = meshErrors.join('\n');
 }
 
 const camera = new THREE.PerspectiveCamera(40, window.innerWidth / window.innerHeight, 0.01, 100);
 const controls = renderer ? new OrbitControls(camera, renderer.domElement) : null;
 { // frame the robot over the whole motion
+  // the link origins over the motion (not the overlays: an inertia box of a bad URDF can be huge)
   const bounds = new THREE.Box3();
-  for (const k of [0, frameCount >> 1, frameCount - 1]) { setFrame(k); bounds.expandByObject(robot); }
+  for (const k of [0, frameCount >> 2, frameCount >> 1, (3 * frameCount) >> 2, frameCount - 1]) {
+    setFrame(k);
+    for (const link of Object.values(robot.links)) {
+      bounds.expandByPoint(new THREE.Vector3().setFromMatrixPosition(link.matrixWorld));
+    }
+  }
+  bounds.expandByScalar(0.1);
   const centre = bounds.getCenter(new THREE.Vector3());
   const radius = Math.max(0.3, bounds.getSize(new THREE.Vector3()).length() / 2);
   // a 40-degree view holds a sphere of this radius at 2.9 radii: a little closer, the robot fills it
