@@ -301,12 +301,14 @@ if (meshErrors.length) {
 const camera = new THREE.PerspectiveCamera(40, window.innerWidth / window.innerHeight, 0.01, 100);
 const controls = renderer ? new OrbitControls(camera, renderer.domElement) : null;
 { // frame the robot over the whole motion
-  // the link origins over the motion (not the overlays: an inertia box of a bad URDF can be huge)
+  // the link origins and visuals over the motion (not the overlays: an inertia box of a bad URDF
+  // can be huge)
   const bounds = new THREE.Box3();
   for (const k of [0, frameCount >> 2, frameCount >> 1, (3 * frameCount) >> 2, frameCount - 1]) {
     setFrame(k);
     for (const link of Object.values(robot.links)) {
       bounds.expandByPoint(new THREE.Vector3().setFromMatrixPosition(link.matrixWorld));
+      for (const visual of link.children.filter((c) => c.isURDFVisual)) bounds.expandByObject(visual);
     }
   }
   bounds.expandByScalar(0.1);
