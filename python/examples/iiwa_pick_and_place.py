@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The lecture notes' pick and place on the KUKA iiwa: joint torques along a quintic motion
 with and without a 0.851 kg object in the gripper, and the object identified back from the
-torques with PayloadIdentification.
+torques with PayloadIdentification; writes the motion as a viewer page (chaindyn.view).
 
-    PYTHONPATH=build/release/python python3 python/examples/iiwa_pick_and_place.py [--out DIR]
+    python3 -m chaindyn.examples.iiwa_pick_and_place [--out DIR]
+    (from the build tree: PYTHONPATH=build/release/python)
 """
 import argparse
 import os
@@ -38,6 +39,18 @@ e = ident.estimate()
 print(f"identified from the torques: mass {e['mass']:.6f} kg, centre of mass "
       f"{np.round(e['com'], 6)} m (condition number {e['condition_number']:.0f})")
 assert e["ok"] and abs(e["mass"] - 0.851) < 1e-6
+
+# The motion in the browser: the loaded arm, the object's weight as the external wrench on link 7
+# (link frame, at the link origin: [c x f; f] with f the weight in link coordinates).
+weight = np.zeros((len(t), 7, 6))
+for k in range(len(t)):
+    f = cd.frame_pose(loaded, q[k], 6)[:3, :3].T @ np.array([0.0, 0.0, -0.851 * 9.81])
+    weight[k, 6] = np.concatenate([np.cross([0.0, 0.0, 0.05], f), f])
+try:
+    cd.view(loaded, (t, q), wrenches=weight, title="iiwa pick and place (0.851 kg object)",
+            out=os.path.join(out, "py_iiwa_pick_and_place.html"), open_browser=False)
+except cd.viewer.ViewerError as error:
+    print("no viewer page:", error)
 
 try:
     import matplotlib

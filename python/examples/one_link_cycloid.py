@@ -4,7 +4,8 @@ Arm Using MATLAB"): m = 1 kg, a = 1 m, from 0 to pi in T = 10 s. The torque by r
 chain equals the closed form tau = (1/3) m a^2 qdd + (1/2) m g a sin q; then the arm swings
 freely from 0.5 rad (rk45, the ode45 equivalent) and its energy is kept.
 
-    PYTHONPATH=build/release/python python3 python/examples/one_link_cycloid.py [--out DIR]
+    python3 -m chaindyn.examples.one_link_cycloid [--out DIR]
+    (from the build tree: PYTHONPATH=build/release/python)
 """
 import argparse
 import math

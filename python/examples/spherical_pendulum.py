@@ -16,7 +16,8 @@ check fails):
   - the lower turning point of theta against the root of
     E = p_phi^2 / (2 m l^2 sin^2 theta) - m g l cos theta (thetad = 0) below theta0.
 
-    PYTHONPATH=build/release/python python3 python/examples/spherical_pendulum.py [--out DIR]
+    python3 -m chaindyn.examples.spherical_pendulum [--out DIR]
+    (from the build tree: PYTHONPATH=build/release/python)
 """
 import argparse
 import math

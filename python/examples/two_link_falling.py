@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The falling two-link arm of the lecture notes (uniform rods 3 kg / 1 kg, 2 m / 1 m), released
 horizontal with no torque: chaindyn's aba (rk45) against the Lagrangian closed form integrated
-by the same integrator on the closed form's forward dynamics, and the energy balance.
+by the same integrator on the closed form's forward dynamics, and the energy balance; writes the
+fall as a viewer page (chaindyn.view).
 
-    PYTHONPATH=build/release/python python3 python/examples/two_link_falling.py [--out DIR]
+    python3 -m chaindyn.examples.two_link_falling [--out DIR]
+    (from the build tree: PYTHONPATH=build/release/python)
 """
 import argparse
 import os
@@ -29,6 +31,12 @@ energy = np.array([arm.kinetic_energy(q, qd) + arm.potential_energy(q)
 print(f"falling two-link arm, 2 s: {run['steps']} rk45 steps; max |qdd_aba - qdd_closed| = "
       f"{worst:.1e} rad/s^2; energy drift {np.max(np.abs(energy - energy[0])):.1e} J")
 assert worst < 1e-9
+
+try:  # the fall in the browser (chaindyn.view)
+    cd.view(robot, run, title="two-link arm falling", open_browser=False,
+            out=os.path.join(out, "py_two_link_falling.html"))
+except cd.viewer.ViewerError as error:
+    print("no viewer page:", error)
 
 try:
     import matplotlib

@@ -321,7 +321,7 @@ it moves (mass, com, inertia about the com, in DH frame i of the table's convent
 
 }  // namespace chaindyn::python
 
-PYBIND11_MODULE(chaindyn, m) {
+PYBIND11_MODULE(_chaindyn, m) {
   m.doc() = R"doc(chaindyn: dynamics of serial robot manipulators (rnea, crba, aba, derivatives,
 Jacobians, identification, simulation), the C++ library's runtime-sized chain from Python.
 Conventions: spatial vectors [angular; linear], SI units, tau = M qdd + C qd + g + friction.)doc";

@@ -3,6 +3,7 @@
 // time), and the Panda from its URDF as
 // ChainN<double, 7, RevoluteZ> (frames turned onto z), at fixed states. The Python module runs
 // ChainX, so the two sides share the algorithms' code but not the chain type or its walk.
+// With a second argument it writes a simulated motion as the viewer's CSV file (test_viewer.py).
 #include <chaindyn/all.hpp>
 #ifdef CHAINDYN_REFERENCE_URDF
 #include <chaindyn/urdf.hpp>
@@ -81,6 +82,17 @@ std::string results(const Model& model, const std::string& frame) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // reference DATA_DIR MOTION.csv: also the two-link arm's fall from q = (0.5, 0), simulated by
+  // the compile-time chain and written by write_motion_csv (the viewer's motion file)
+  if (argc > 2) {
+    SimulationOptions<double> options;
+    options.rtol = 1e-10;
+    options.atol = 1e-12;
+    options.output_interval = 0.05;
+    const auto arm = robots::two_link_arm();
+    write_motion_csv(argv[2], simulate(arm, Eigen::Vector2d(0.5, 0.0), Eigen::Vector2d::Zero(),
+                                       ZeroTorque{}, 1.0, options));
+  }
   std::cout << "{\"kuka_iiwa\":" << results(robots::kuka_iiwa(), "")
             << ",\"two_link_arm\":" << results(robots::two_link_arm(), "");
 #ifdef CHAINDYN_REFERENCE_URDF

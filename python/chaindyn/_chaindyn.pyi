@@ -1,4 +1,5 @@
-"""Type stubs of the chaindyn Python module (pybind11 extension; see python/src)."""
+"""Type stubs of chaindyn._chaindyn, the compiled module (pybind11, python/src) whose names the
+package chaindyn re-exports."""
 from typing import Any, Callable, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
