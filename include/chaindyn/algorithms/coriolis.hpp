@@ -85,13 +85,15 @@ void coriolis_matrix(const Model& model, DataFor<Model>& data, const Eigen::Matr
   detail::check_in_place("coriolis_matrix", model, data, "q", q_in, "qd", qd_in);
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
+  static_assert(Model::serial, "coriolis_matrix and christoffel_symbols take serial chains only");
   using Scalar = typename Model::Scalar;
   const std::size_t n = detail::joint_count(model);
   // Forward pass: everything in base coordinates about the base origin.
   detail::world_kinematics(model, data, q);  // oMi, S_i = oS[i]
   model.joints_forward([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    data.ov[i] = i == 0 ? data.oS[i] * qd[k] : data.ov[i - 1] + data.oS[i] * qd[k];  // v_i
+    data.ov[i] = model.is_root(i) ? data.oS[i] * qd[k]
+                                  : data.ov[model.parent(i)] + data.oS[i] * qd[k];  // v_i
     data.oSdot[i] = cross(data.ov[i], data.oS[i]);                              // v_i x S_i
     data.oIc[i] = model.inertia_in(i, data.oMi[i]);                             // I_i
   });
