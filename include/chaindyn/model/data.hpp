@@ -102,7 +102,8 @@ struct alignas(detail::data_alignment<Model>) Data {
   Vector qdd;                   ///< joint accelerations (aba, forward_dynamics_crba)
   Vector nle;                   ///< C(q, qd) qd + g(q) (nonlinear_effects, forward_dynamics_crba)
   Matrix M;                     ///< joint-space mass matrix, both triangles (crba)
-  Matrix L;                     ///< Cholesky factor of M, lower triangle (forward_dynamics_crba)
+  Matrix L;                     ///< factor of M, lower triangle (forward_dynamics_crba): a
+                                ///< chain's L L^T = M, a tree's sparse L^T L = M
   Matrix Minv;                  ///< M(q)^-1, both triangles (inverse_mass_matrix)
   Matrix C;                     ///< Coriolis matrix, Christoffel form (coriolis_matrix)
   Scalar kinetic_energy = Scalar(0);    ///< (kinetic_energy)
