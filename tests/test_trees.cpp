@@ -1,6 +1,6 @@
 // Kinematic trees (Tree, TreeX) against independent paths: the mass matrix from RNEA columns
 // and its branch-induced zero pattern, ABA inverting RNEA, the CRBA-Cholesky route, the kinetic
-// energy as 1/2 qd^T M qd, the inverse mass matrix, the frame Jacobian against finite
+// energy as 1/2 qd^T M qd, the inverse mass matrix, the regressor, the frame Jacobian against finite
 // differences of frame_pose (zero columns off the link's path to the base), and a tree whose
 // branches are independent chains on the base giving each chain's numbers. The topology's
 // checks refuse a parent that does not come before its child. (Orocos KDL's tree solvers:
@@ -15,6 +15,7 @@
 #include <chaindyn/algorithms/jacobian.hpp>
 #include <chaindyn/algorithms/nonlinear_effects.hpp>
 #include <chaindyn/algorithms/rnea.hpp>
+#include <chaindyn/identification/regressor.hpp>
 #include <chaindyn/model/tree.hpp>
 
 #include <catch2/catch.hpp>
@@ -147,6 +148,19 @@ TEST_CASE("tree: 1/2 qd^T M qd is the kinetic energy; inverse_mass_matrix is M^-
     const auto n = m.rows();
     CHECK(relative_error(inverse_mass_matrix(model, q) * m, Model::Matrix::Identity(n, n)) <
           1e-10);
+  });
+}
+
+TEST_CASE("tree: the regressor times the parameters is rnea", "[trees]") {
+  std::mt19937 gen(test::kSeed + 9);
+  for_trees([&](const auto& model) {
+    using Model = std::decay_t<decltype(model)>;
+    const typename Model::Vector q = random_vector_of(model, gen, 2.0);
+    const typename Model::Vector qd = random_vector_of(model, gen, 1.5);
+    const typename Model::Vector qdd = random_vector_of(model, gen, 3.0);
+    const auto y = regressor_with_joint_dynamics(model, q, qd, qdd);
+    CHECK(relative_error((y * parameters_with_joint_dynamics(model)).eval(),
+                         rnea(model, q, qd, qdd)) < 1e-11);
   });
 }
 

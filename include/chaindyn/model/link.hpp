@@ -271,7 +271,10 @@ struct PivotJoint {
   double h[3] = {};
   double I[3][3] = {};
   double armature = 0;
-  int parent = -1;             ///< the parent joint's index, -1 for a joint on the base
+  /// The parent joint's index, -1 for a joint on the base; kPreviousJoint (the default): the
+  /// joint before it (a chain's parent).
+  int parent = kPreviousJoint;
+  static constexpr int kPreviousJoint = -2;
   // scratch: the children's Ia and composite inertias, in this link's coordinates
   double ia_children[6][6] = {};
   double ic_children[6][6] = {};
@@ -360,7 +363,8 @@ inline void compute_pivots(PivotJoint* js, int n) {
     }
     J.pivot = d;
     J.scale = J.armature + (J.prismatic ? ic[3][3] : ic[0][0] + ic[1][1] + ic[2][2]);
-    if (J.parent < 0) continue;
+    const int parent = J.parent == PivotJoint::kPreviousJoint ? j - 1 : J.parent;
+    if (parent < 0) continue;
     if (d > pivot_tolerance * J.scale) {
       for (int r = 0; r < 6; ++r) {
         for (int c = 0; c < 6; ++c) ia[r][c] -= u[r] * u[c] / d;
@@ -393,7 +397,7 @@ inline void compute_pivots(PivotJoint* js, int n) {
     double ia_up[6][6], ic_up[6][6];
     pivot_congruence(rot, pos, ia, ia_up);
     pivot_congruence(rot, pos, ic, ic_up);
-    PivotJoint& P = js[J.parent];
+    PivotJoint& P = js[parent];
     for (int r = 0; r < 6; ++r) {
       for (int c = 0; c < 6; ++c) {
         P.ia_children[r][c] += ia_up[r][c];
