@@ -1,7 +1,8 @@
 // Kinematic trees (Tree, TreeX) against independent paths: the mass matrix from RNEA columns
 // and its branch-induced zero pattern, ABA inverting RNEA, the CRBA-Cholesky route, the kinetic
 // energy as 1/2 qd^T M qd, the inverse mass matrix, the regressor, the frame Jacobian against finite
-// differences of frame_pose (zero columns off the link's path to the base), and a tree whose
+// differences of frame_pose (zero columns off the link's path to the base), Jdot qd and J^T f
+// from it, gravity torques as the potential energy's gradient, and a tree whose
 // branches are independent chains on the base giving each chain's numbers. The topology's
 // checks refuse a parent that does not come before its child. (Orocos KDL's tree solvers:
 // tests/oracles/test_kdl_tree.cpp.)
@@ -164,7 +165,7 @@ TEST_CASE("tree: the regressor times the parameters is rnea", "[trees]") {
   });
 }
 
-TEST_CASE("tree: the Jacobian of a link is frame_pose's derivative; zero off its root path",
+TEST_CASE("tree: J is frame_pose's derivative, zero off the root path; Jdot qd, J^T f, dV/dq = g",
           "[trees]") {
   std::mt19937 gen(test::kSeed + 4);
   for_trees([&](const auto& model) {
@@ -182,6 +183,24 @@ TEST_CASE("tree: the Jacobian of a link is frame_pose's derivative; zero off its
       const Eigen::Vector3d p0 = frame_pose(model, (q - h * qd).eval(), link).translation;
       const Eigen::Vector3d v = J.template bottomRows<3>() * qd;
       CHECK(relative_error(v, ((p1 - p0) / (2 * h)).eval()) < 1e-7);
+      // Jdot qd (world) is d/dt (J qd) at qdd = 0; J^T f is joint_torques_from_wrench
+      const Eigen::Matrix<double, 6, 1> jdot =
+          ((jacobian(model, (q + h * qd).eval(), link) - jacobian(model, (q - h * qd).eval(), link)) *
+           qd / (2 * h));
+      CHECK(relative_error(jdot_qd(model, q, qd, link), jdot) < 1e-6);
+      const Force<double> wrench(test::random_vector(gen, -2, 2), test::random_vector(gen, -5, 5));
+      Eigen::Matrix<double, 6, 1> f6;
+      f6 << wrench.angular, wrench.linear;
+      CHECK(relative_error(joint_torques_from_wrench(model, q, link, wrench, ReferenceFrame::world),
+                           (J.transpose() * f6).eval()) < 1e-12);
+    }
+    // gravity torques are the gradient of the potential energy
+    const double h = 1e-6;
+    for (Eigen::Index i = 0; i < q.size(); ++i) {
+      const typename Model::Vector e = Model::Vector::Unit(q.size(), i);
+      const double dv = (potential_energy(model, (q + h * e).eval()) -
+                         potential_energy(model, (q - h * e).eval())) / (2 * h);
+      CHECK(std::abs(dv - gravity_torques(model, q)[i]) < 1e-6 * std::max(1.0, std::abs(dv)));
     }
   });
 }
