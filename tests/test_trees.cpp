@@ -1,6 +1,7 @@
 // Kinematic trees (Tree, TreeX) against independent paths: the mass matrix from RNEA columns
 // and its branch-induced zero pattern, ABA inverting RNEA, the CRBA-Cholesky route, the kinetic
-// energy as 1/2 qd^T M qd, the inverse mass matrix, the regressor, the frame Jacobian against finite
+// energy as 1/2 qd^T M qd, the inverse mass matrix, the Coriolis matrix (C qd, Mdot - 2C
+// skew), the regressor, the frame Jacobian against finite
 // differences of frame_pose (zero columns off the link's path to the base), Jdot qd and J^T f
 // from it, gravity torques as the potential energy's gradient, and a tree whose
 // branches are independent chains on the base giving each chain's numbers. The topology's
@@ -9,6 +10,7 @@
 #include "support/test_support.hpp"
 
 #include <chaindyn/algorithms/aba.hpp>
+#include <chaindyn/algorithms/coriolis.hpp>
 #include <chaindyn/algorithms/crba.hpp>
 #include <chaindyn/algorithms/energy.hpp>
 #include <chaindyn/algorithms/forward_dynamics_crba.hpp>
@@ -149,6 +151,32 @@ TEST_CASE("tree: 1/2 qd^T M qd is the kinetic energy; inverse_mass_matrix is M^-
     const auto n = m.rows();
     CHECK(relative_error(inverse_mass_matrix(model, q) * m, Model::Matrix::Identity(n, n)) <
           1e-10);
+  });
+}
+
+TEST_CASE("tree: C qd = h - g, Mdot - 2C skew-symmetric, C_ij = 0 across branches", "[trees]") {
+  std::mt19937 gen(test::kSeed + 10);
+  for_trees([&](const auto& model) {
+    using Model = std::decay_t<decltype(model)>;
+    const typename Model::Vector q = random_vector_of(model, gen, 2.0);
+    const typename Model::Vector qd = random_vector_of(model, gen, 1.5);
+    const typename Model::Matrix c = coriolis_matrix(model, q, qd);
+    CHECK(relative_error((c * qd).eval(),
+                         (nonlinear_effects(model, q, qd) - gravity_torques(model, q)).eval()) <
+          1e-12);
+    const double h = 1e-6;
+    const typename Model::Matrix mdot =
+        (crba(model, (q + h * qd).eval()) - crba(model, (q - h * qd).eval())) / (2 * h);
+    const typename Model::Matrix skew = mdot - 2 * c;
+    CHECK(relative_error(skew, (-skew.transpose()).eval()) < 1e-7);
+    for (Eigen::Index i = 0; i < c.rows(); ++i) {
+      for (Eigen::Index j = 0; j < c.rows(); ++j) {
+        if (!model.supports(std::size_t(i), std::size_t(j)) &&
+            !model.supports(std::size_t(j), std::size_t(i))) {
+          CHECK(c(i, j) == 0.0);
+        }
+      }
+    }
   });
 }
 

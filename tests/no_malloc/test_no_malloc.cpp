@@ -546,6 +546,8 @@ TEST_CASE("trees: in-place algorithms make no heap allocation once model and Dat
     REQUIRE_NO_ALLOCATION(regressor(model, *data, q, qd, qdd, *y));
     REQUIRE_NO_ALLOCATION(jacobian(model, *data, q, frame, ReferenceFrame::world, *J));
     REQUIRE(J->allFinite());
+    REQUIRE_NO_ALLOCATION(coriolis_matrix(model, *data, q, qd));
+    REQUIRE(data->C.allFinite());
   };
   check(fixed);
   check(TreeX<double>::from(fixed));
