@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <memory>
-#include <type_traits>
 
 namespace chaindyn {
 
