@@ -34,6 +34,7 @@
 #include "chaindyn/model/payload.hpp"
 #include "chaindyn/model/per_link.hpp"
 #include "chaindyn/model/scalar_cast.hpp"
+#include "chaindyn/model/tree.hpp"
 
 #include "chaindyn/algorithms/aba.hpp"
 #include "chaindyn/algorithms/aba_derivatives.hpp"

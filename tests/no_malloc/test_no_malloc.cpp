@@ -53,6 +53,7 @@ struct EigenAssertion : std::runtime_error {
 #include <chaindyn/algorithms/rnea_derivatives.hpp>
 #include <chaindyn/batch.hpp>
 #include <chaindyn/identification.hpp>
+#include <chaindyn/model/tree.hpp>
 #include <chaindyn/simulation.hpp>
 
 #include <catch2/catch.hpp>
@@ -500,6 +501,57 @@ TEST_CASE("ChainX: in-place algorithms make no heap allocation once model and Da
 }
 
 // --- Online payload estimation (issue 16): one tick -----------------------------------------
+
+// Trees (model/tree.hpp): the tree paths of the algorithms (accumulation into the parents' slots
+// of Data, the sparse L^T L factorization), on a compile-time Tree and a TreeX.
+TEST_CASE("trees: in-place algorithms make no heap allocation once model and Data are made",
+          "[no_malloc][trees]") {
+  using T = Tree<double, Parents<-1, 0, 1, 1, 0>, RevoluteZ, Revolute, PrismaticX, RevoluteY,
+                 Revolute>;
+  std::mt19937 gen(test::kSeed);
+  const T fixed(test::random_links<T>(gen, true));
+  const auto check = [&gen](const auto& model) {
+    using Model = std::decay_t<decltype(model)>;
+    using V = typename Model::Vector;
+    const auto n = Eigen::Index(model.joint_count());
+    auto data = std::make_unique<Data<Model>>(model);
+    auto y = std::make_unique<RegressorMatrix<Model>>(n, 10 * n);
+    auto J = std::make_unique<FrameJacobian<Model>>(6, n);
+    V q = V::Zero(n), qd = V::Zero(n), qdd = V::Zero(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      q[i] = test::uniform(gen, -3, 3);
+      qd[i] = test::uniform(gen, -2, 2);
+      qdd[i] = test::uniform(gen, -2, 2);
+    }
+    LinkForces<Model> f_ext = link_forces(model);
+    for (auto& f : f_ext) f.linear = Eigen::Vector3d(1, 2, 3);
+    const auto frame = model.frame(2);
+    double kinetic = 0, potential = 0;
+    REQUIRE_NO_ALLOCATION(forward_kinematics(model, *data, q));
+    REQUIRE_NO_ALLOCATION(rnea(model, *data, q, qd, qdd, f_ext));
+    const V tau = data->tau;
+    REQUIRE_NO_ALLOCATION(rnea(model, *data, q, qd, qdd));
+    REQUIRE_NO_ALLOCATION(gravity_torques(model, *data, q));
+    REQUIRE_NO_ALLOCATION(nonlinear_effects(model, *data, q, qd));
+    REQUIRE_NO_ALLOCATION(crba(model, *data, q));
+    REQUIRE_NO_ALLOCATION(aba(model, *data, q, qd, tau, f_ext));
+    REQUIRE((data->qdd - qdd).cwiseAbs().maxCoeff() < 1e-8);
+    REQUIRE_NO_ALLOCATION(forward_dynamics_crba(model, *data, q, qd, tau));
+    REQUIRE(data->qdd.allFinite());
+    REQUIRE_NO_ALLOCATION(kinetic = kinetic_energy(model, *data, q, qd));
+    REQUIRE_NO_ALLOCATION(potential = potential_energy(model, *data, q));
+    REQUIRE(std::isfinite(kinetic + potential));
+    REQUIRE_NO_ALLOCATION(inverse_mass_matrix(model, *data, q));
+    REQUIRE(data->Minv.allFinite());
+    REQUIRE_NO_ALLOCATION(regressor(model, *data, q, qd, qdd, *y));
+    REQUIRE_NO_ALLOCATION(jacobian(model, *data, q, frame, ReferenceFrame::world, *J));
+    REQUIRE(J->allFinite());
+    REQUIRE_NO_ALLOCATION(coriolis_matrix(model, *data, q, qd));
+    REQUIRE(data->C.allFinite());
+  };
+  check(fixed);
+  check(TreeX<double>::from(fixed));
+}
 
 TEMPLATE_TEST_CASE("OnlinePayloadEstimator::update makes no heap allocation",
                    "[no_malloc][identification]", (Chain<double, RevoluteZ, RevoluteY, PrismaticX>),

@@ -37,29 +37,40 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   // Pass 1, base to tip: poses, motion subspaces, velocities and velocity-product
   // accelerations, all in base coordinates.
   joint_poses(model, data, q);
-  // Each link's base pose composes its parent's, read through `parent` (the previous step's
-  // x). Link 0's is liMi[0] itself: copying it into oMi[0] right after joint_poses stored it
-  // stalls g++ on store forwarding, so that copy is made after this pass, and no step reads
-  // oMi[0]. The steps that depend on the joint type (a Chain of different types unrolls them)
-  // apart from the rest, which every chain runs as one loop (indices_forward): unrolled whole,
-  // g++'s aba is slower.
-  const Transform<Scalar>* parent = nullptr;
-  model.joints_forward(large_body, [&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-    const Transform<Scalar>& x =
-        i == 0 ? data.liMi[0] : (data.oMi[i] = compose(joint, *parent, data.liMi[i]));
-    parent = &x;
-    data.oS[i] = joint.subspace_in(x);
-  });
-  // v (and a in pass 3) carried from link to link in a local, stored once per link and never
-  // read back (see rnea.hpp's forward pass)
+  // Each link's base pose composes its parent's. On a chain the parent's is read through
+  // `parent` (the previous step's x), and link 0's is liMi[0] itself: copying it into oMi[0]
+  // right after joint_poses stored it stalls g++ on store forwarding, so that copy is made
+  // after this pass, and no step reads oMi[0]. The steps that depend on the joint type (a
+  // Chain of different types unrolls them) apart from the rest, which every model runs as one
+  // loop (indices_forward): unrolled whole, g++'s aba is slower. (The same steps are written
+  // out in rnea_derivatives: as one shared inline function, g++'s and clang++'s aba change.)
+  if constexpr (Model::serial) {
+    const Transform<Scalar>* parent = nullptr;
+    model.joints_forward(large_body, [&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+      const Transform<Scalar>& x =
+          i == 0 ? data.liMi[0] : (data.oMi[i] = compose(joint, *parent, data.liMi[i]));
+      parent = &x;
+      data.oS[i] = joint.subspace_in(x);
+    });
+  } else {
+    model.joints_forward(large_body, [&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+      data.oMi[i] = model.is_root(i) ? data.liMi[i]
+                                     : compose(joint, data.oMi[model.parent(i)], data.liMi[i]);
+      data.oS[i] = joint.subspace_in(data.oMi[i]);
+    });
+  }
+  // v (and a in pass 3) carried from link to link in a local on a chain, stored once per link
+  // and never read back (see rnea.hpp's forward pass); a tree's link reads its parent's
   Motion<Scalar> v_parent;
   model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA Table 7.1
-    const Motion<Scalar> v = i == 0 ? s * qd[k] : v_parent + s * qd[k];
+    const Motion<Scalar> v =
+        model.is_root(i) ? s * qd[k]
+                         : (Model::serial ? v_parent : data.ov[model.parent(i)]) + s * qd[k];
     data.ov[i] = v;
-    v_parent = v;
+    if constexpr (Model::serial) v_parent = v;
     data.oc[i] = cross(v, s) * qd[k];
   });
   data.oMi[0] = data.liMi[0];
@@ -68,11 +79,18 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   // ia_child; pA_i likewise): no copy of it as a full articulated inertia in pass 1, and the
   // sum adds only its 15 non-zero numbers. On return oIA[i] = IA_i and opA[i] = pA_i.
   const std::size_t n = joint_count(model);
-  // The child's Ia and pa reach its parent's step in registers (ia_child, pa_child), not
-  // through oIA / opA: read back from where the child's step stored them, they waited on
-  // store forwarding.
+  // On a chain the child's Ia and pa reach its parent's step in registers (ia_child,
+  // pa_child), not through oIA / opA: read back from where the child's step stored them, they
+  // waited on store forwarding. On a tree each child adds its Ia and pa to its parent's oIA
+  // and opA, zero until the parent's step, which then adds its own.
   ArticulatedInertia<Scalar> ia_child;
   Force<Scalar> pa_child;
+  if constexpr (!Model::serial) {
+    model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+      data.oIA[i] = ArticulatedInertia<Scalar>();
+      data.opA[i] = Force<Scalar>();
+    });
+  }
   model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
@@ -83,10 +101,16 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     const Force<Scalar> bias = cross(v, inertia * v);
     ArticulatedInertia<Scalar> ia(inertia);
     Force<Scalar> pa = bias;
-    if (i + 1 < n) {
-      ia = ia_child;
+    if constexpr (Model::serial) {
+      if (i + 1 < n) {
+        ia = ia_child;
+        ia += inertia;
+        pa = pa_child + bias;
+      }
+    } else {
+      ia = data.oIA[i];  // the children's
       ia += inertia;
-      pa = pa_child + bias;
+      pa = data.opA[i] + bias;
     }
     if (f_ext) pa -= data.oMi[i].act((*f_ext)[i]);
     data.oIA[i] = ia;
@@ -100,7 +124,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     data.Dinv[k] = inv_d;
     const Scalar u = tau[k] - joint_friction(model, i, qd[k]) - dot(s, pa);
     data.u[k] = u;
-    if (i > 0) {
+    if (!model.is_root(i)) {
       // Ia = IA_i - U_i U_i^T / D_i;  pa = pA_i + Ia c_i + U_i u_i / D_i, for the parent
       // (one set of coordinates: no transform)
       // With Ia c = IA c - U (U^T c) / D, pa = pA_i + IA_i c_i + U_i (u_i - U_i^T c_i) / D_i:
@@ -109,6 +133,11 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
       const Force<Scalar> iac = ia * c;
       ia.subtract_outer(u_force, inv_d, ia_child);
       pa_child = pa + iac + ((u - dot(c, u_force)) * inv_d) * u_force;
+      if constexpr (!Model::serial) {
+        const std::size_t p = model.parent(i);
+        data.oIA[p] += ia_child;
+        data.opA[p] += pa_child;
+      }
     }
   });
   // Pass 3, base to tip: accelerations.
@@ -117,12 +146,15 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     const auto k = Eigen::Index(i);
     // a'_i = a_p(i) + c_i, a_0 = -gravity;  qdd_i = (u_i - U_i^T a'_i) / D_i;  a_i = a'_i + S_i qdd_i
     // (times pass 2's 1 / D_i: a division is ~13 cycles of latency on this chain, per joint)
-    Motion<Scalar> a = a_parent + data.oc[i];
+    Motion<Scalar> a = (Model::serial         ? a_parent
+                        : model.is_root(i) ? model.base_acceleration()
+                                           : data.oa[model.parent(i)]) +
+                       data.oc[i];
     const Scalar qdd_k = (data.u[k] - dot(a, data.oU[i])) * data.Dinv[k];
     data.qdd[k] = qdd_k;
     a += data.oS[i] * qdd_k;
     data.oa[i] = a;
-    a_parent = a;
+    if constexpr (Model::serial) a_parent = a;
   });
 }
 

@@ -27,6 +27,8 @@
 ///   Bc_c = sum_{i>=c} B_i,
 ///       C_rc = S_r . (Ic_c Sdot_c + Bc_c S_c)                      for r <= c,
 ///       C_rc = Sdot_c . (Ic_r S_r) + S_c . (Bc_r^T S_r)            for r >  c,
+///   (on a tree: i over the subtree of the joint further from the base, r <= c meaning r
+///   supports c; C_rc = 0 for joints on different branches, whose columns no J_i shares),
 ///   computed tip to base in one pass: O(n) 6x6 work, O(n^2) dot products.
 #pragma once
 
@@ -77,7 +79,8 @@ Force<Scalar> to_force(const Eigen::Matrix<Scalar, 6, 1>& x) {
 /// C(q, qd), the Coriolis and centrifugal matrix in Christoffel form (file comment):
 /// C(q, qd) qd = nonlinear_effects(q, qd) - gravity_torques(q), Mdot - 2C skew-symmetric,
 /// C_ij = sum_k Gamma_ijk qd_k. Joint friction and armature do not enter (the armature is
-/// constant in M). O(n^2). Fills data.C (and data.liMi, oMi, oS, ov, oSdot, oIc).
+/// constant in M). O(n^2). Fills data.C (and data.liMi, oMi, oS, ov, oSdot, oIc; on a tree
+/// data.oBc).
 template <typename Model, typename Q, typename Qd>
 void coriolis_matrix(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
                      const Eigen::MatrixBase<Qd>& qd_in) noexcept(!detail::checks_sizes<Model>) {
@@ -91,25 +94,48 @@ void coriolis_matrix(const Model& model, DataFor<Model>& data, const Eigen::Matr
   detail::world_kinematics(model, data, q);  // oMi, S_i = oS[i]
   model.joints_forward([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    data.ov[i] = i == 0 ? data.oS[i] * qd[k] : data.ov[i - 1] + data.oS[i] * qd[k];  // v_i
+    data.ov[i] = model.is_root(i) ? data.oS[i] * qd[k]
+                                  : data.ov[model.parent(i)] + data.oS[i] * qd[k];  // v_i
     data.oSdot[i] = cross(data.ov[i], data.oS[i]);                              // v_i x S_i
     data.oIc[i] = model.inertia_in(i, data.oMi[i]);                             // I_i
+    if constexpr (!Model::serial) data.oBc[i] = detail::coriolis_b(data.oIc[i], data.ov[i]);  // B_i
   });
-  // Backward pass: composite Ic_c, Bc_c and row/column c of C.
+  // Backward pass: composite Ic_c, Bc_c and row/column c of C. On a chain Bc_c is one running
+  // sum and Ic_c pulls its child's; on a tree (B_i in data.oBc from the forward pass) each link
+  // pushes both to its parent,
+  // and C_rc = 0 for r, c on different branches (no link moves with both joints).
   detail::Matrix6<Scalar> bc = detail::Matrix6<Scalar>::Zero();
+  if constexpr (!Model::serial) data.C.setZero();
   for (std::size_t c = n; c-- > 0;) {
-    bc += detail::coriolis_b(data.oIc[c], data.ov[c]);
-    if (c + 1 < n) data.oIc[c] += data.oIc[c + 1];
+    if constexpr (Model::serial) {
+      bc += detail::coriolis_b(data.oIc[c], data.ov[c]);
+      if (c + 1 < n) data.oIc[c] += data.oIc[c + 1];
+    } else {
+      bc = data.oBc[c];  // B_c and its children's Bc
+    }
     const Inertia<Scalar>& ic = data.oIc[c];
     const Motion<Scalar>& s = data.oS[c];
     const Force<Scalar> f1 = ic * data.oSdot[c] + detail::to_force<Scalar>(bc * s.vector());
     const Force<Scalar> f2 = ic * s;
     const Force<Scalar> f3 = detail::to_force<Scalar>(bc.transpose() * s.vector());
     const auto kc = Eigen::Index(c);
-    for (std::size_t r = 0; r <= c; ++r) data.C(Eigen::Index(r), kc) = dot(data.oS[r], f1);
-    for (std::size_t r = 0; r < c; ++r) {
-      // C_cr, row c > column r
-      data.C(kc, Eigen::Index(r)) = dot(data.oSdot[r], f2) + dot(data.oS[r], f3);
+    if constexpr (Model::serial) {
+      for (std::size_t r = 0; r <= c; ++r) data.C(Eigen::Index(r), kc) = dot(data.oS[r], f1);
+      for (std::size_t r = 0; r < c; ++r) {
+        // C_cr, row c > column r
+        data.C(kc, Eigen::Index(r)) = dot(data.oSdot[r], f2) + dot(data.oS[r], f3);
+      }
+    } else {
+      // the joints r that support c: C_rc, and C_cr for r != c
+      data.C(kc, kc) = dot(s, f1);
+      for (std::size_t r = model.parent(c); r != no_parent; r = model.parent(r)) {
+        data.C(Eigen::Index(r), kc) = dot(data.oS[r], f1);
+        data.C(kc, Eigen::Index(r)) = dot(data.oSdot[r], f2) + dot(data.oS[r], f3);
+      }
+      if (!model.is_root(c)) {
+        data.oBc[model.parent(c)] += bc;
+        data.oIc[model.parent(c)] += data.oIc[c];
+      }
     }
   }
 }

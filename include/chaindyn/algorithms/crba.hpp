@@ -23,19 +23,26 @@ namespace chaindyn {
 
 namespace detail {
 
-/// CRBA in link coordinates (RBDA Table 6.2). Fills M (every entry: on a serial chain every
-/// earlier joint is an ancestor), data.liMi, data.Ic (`data`: a Data, or any workspace with
-/// those two members, as the returning crba's locals).
+/// CRBA in link coordinates (RBDA Table 6.2). Fills M (every entry: on a chain every earlier
+/// joint is an ancestor; on a tree M_ij = 0 where neither of i, j supports the other, the
+/// branch-induced sparsity), data.liMi, data.Ic (`data`: a Data, or any workspace with those
+/// two members, as the returning crba's locals).
 template <typename Model, typename Work>
 inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Work& data,
                                                          const typename Model::Vector& q,
                                                          typename Model::Matrix& M) noexcept {
   using Scalar = typename Model::Scalar;
   detail::joint_poses(model, data, q);
-  // I^c_i = I_i + sum of the children's X^T I^c X (RBDA Table 6.2): the last link's is its own,
-  // every other one is written once, by its child, below
-  const std::size_t last = detail::joint_count(model) - 1;
-  data.Ic[last] = model.inertia(last);
+  // I^c_i = I_i + sum of the children's X^T I^c X (RBDA Table 6.2). On a chain the last link's
+  // is its own and every other one is written once, by its only child, below; on a tree each
+  // starts as the link's own and its children add to it.
+  if constexpr (Model::serial) {
+    const std::size_t last = detail::joint_count(model) - 1;
+    data.Ic[last] = model.inertia(last);
+  } else {
+    M.setZero();
+    model.indices_forward([&](const std::size_t i) { data.Ic[i] = model.inertia(i); });
+  }
   model.joints_backward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto ki = Eigen::Index(i);
     // I^c_i is complete (its child added itself below): F = I^c_i S_i, M_ii = S_i^T F
@@ -43,14 +50,19 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Wor
     M(ki, ki) = joint.project(f) + model.armature()[ki];
     // M_ji = M_ij = S_j^T (Xup_{j+1}^T ... Xup_i^T F) for the ancestors j of i: F is carried
     // into each ancestor's coordinates by the transform of the joint below it (its pattern)
-    if (i > 0) f = to_parent(joint, data.liMi[i], f);
+    if (!model.is_root(i)) f = to_parent(joint, data.liMi[i], f);
     model.ancestors_backward(i, [&](const std::size_t j, const auto& ancestor) CHAINDYN_ALWAYS_INLINE {
       const auto kj = Eigen::Index(j);
       M(kj, ki) = M(ki, kj) = ancestor.project(f);
-      if (j > 0) f = to_parent(ancestor, data.liMi[j], f);
+      if (!model.is_root(j)) f = to_parent(ancestor, data.liMi[j], f);
     });
-    // I^c_p(i) = I_p(i) + Xup_i^T I^c_i Xup_i
-    if (i > 0) to_parent_plus(joint, data.liMi[i], data.Ic[i], model.inertia(i - 1), data.Ic[i - 1]);
+    // I^c_p(i) = I_p(i) + Xup_i^T I^c_i Xup_i (a chain's parent has no other child; a tree's
+    // parent adds each child to what it has)
+    if (!model.is_root(i)) {
+      const std::size_t p = model.parent(i);
+      to_parent_plus(joint, data.liMi[i], data.Ic[i],
+                     Model::serial ? model.inertia(p) : data.Ic[p], data.Ic[p]);
+    }
   });
 }
 
@@ -66,18 +78,34 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
   const auto n = Eigen::Index(detail::joint_count(model));  // a constant for Chain and ChainN
   const bool transpose_after = n * n * Eigen::Index(sizeof(Scalar)) > 32768;
   world_kinematics(model, data, q);  // oMi, oS
+  if constexpr (!Model::serial) M.setZero();  // the entries of pairs on different branches
   model.joints_forward(large_body, [&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.oIc[i] = model.inertia_in(i, data.oMi[i]);  // oI_i
   });
   model.joints_backward(large_body, [&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     const auto ki = Eigen::Index(i);
-    if (Eigen::Index(i) + 1 < n) data.oIc[i] += data.oIc[i + 1];  // oI^c_i
+    // oI^c_i: a chain's link pulls its child's composite; a tree's children have pushed theirs
+    if constexpr (Model::serial) {
+      if (Eigen::Index(i) + 1 < n) data.oIc[i] += data.oIc[i + 1];
+    }
     const Force<Scalar> f = data.oIc[i] * data.oS[i];
     M(ki, ki) = dot(data.oS[i], f) + model.armature()[ki];
-    for (std::size_t j = 0; j < i; ++j) {
-      const auto kj = Eigen::Index(j);
-      M(kj, ki) = dot(data.oS[j], f);
-      if (!transpose_after) M(ki, kj) = M(kj, ki);
+    // the ancestors j of i: on a chain j = 0 .. i-1, on a tree the parents' walk
+    if constexpr (Model::serial) {
+      for (std::size_t j = 0; j < i; ++j) {
+        const auto kj = Eigen::Index(j);
+        M(kj, ki) = dot(data.oS[j], f);
+        if (!transpose_after) M(ki, kj) = M(kj, ki);
+      }
+    } else {
+      for (std::size_t j = model.parent(i); j != no_parent; j = model.parent(j)) {
+        const auto kj = Eigen::Index(j);
+        M(kj, ki) = dot(data.oS[j], f);
+        M(ki, kj) = M(kj, ki);
+      }
+    }
+    if constexpr (!Model::serial) {
+      if (!model.is_root(i)) data.oIc[model.parent(i)] += data.oIc[i];
     }
   });
   if (transpose_after) {

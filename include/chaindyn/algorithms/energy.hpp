@@ -22,7 +22,8 @@ typename Model::Scalar kinetic_energy(const Model& model, DataFor<Model>& data,
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i];
     Motion<Scalar>& v = data.v[i];
-    v = i == 0 ? joint.motion(qd[k]) : x.act_inv(data.v[i - 1]) + joint.motion(qd[k]);
+    v = model.is_root(i) ? joint.motion(qd[k])
+                         : x.act_inv(data.v[model.parent(i)]) + joint.motion(qd[k]);
     t += dot(v, model.inertia(i) * v) + model.armature()[k] * qd[k] * qd[k];
   });
   data.kinetic_energy = Scalar(0.5) * t;

@@ -4,6 +4,7 @@
 
 #include "chaindyn/joints/placed.hpp"
 #include "chaindyn/model/data.hpp"
+#include "chaindyn/model/joint_walks.hpp"
 #include "chaindyn/spatial/sincos.hpp"
 
 namespace chaindyn {
@@ -36,11 +37,11 @@ inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, Work& data,
 }
 
 /// The world-frame kinematics of links 0..last: data.liMi (every link, by joint_poses),
-/// data.oMi[i] = oMi[i-1] liMi[i] and the joint's motion subspace column in base coordinates
-/// about the base origin, data.oS[i] = oMi[i].act(S_i) (RBDA eq. 2.24; joint.subspace_in). The
-/// first pass of jacobian, joint_torques_from_wrench, coriolis_matrix and crba in base
-/// coordinates. (aba and rnea_derivatives write the same steps out in a large_body walk
-/// and oMi[0] copied late: see aba.hpp.)
+/// data.oMi[i] = oMi[parent(i)] liMi[i] and the joint's motion subspace column in base
+/// coordinates about the base origin, data.oS[i] = oMi[i].act(S_i) (RBDA eq. 2.24;
+/// joint.subspace_in). The first pass of jacobian, joint_torques_from_wrench, coriolis_matrix
+/// and crba in base coordinates. (aba and rnea_derivatives write the same
+/// steps out in a large_body walk and oMi[0] copied late: see aba.hpp.)
 template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
     const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
@@ -48,7 +49,12 @@ inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
   joint_poses(model, data, q);
   model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     if (i > last) return;
-    data.oMi[i] = i == 0 ? data.liMi[i] : compose(joint, data.oMi[i - 1], data.liMi[i]);
+    if constexpr (Model::serial) {  // written with i - 1: through parent(i), clang++'s code differs
+      data.oMi[i] = i == 0 ? data.liMi[i] : compose(joint, data.oMi[i - 1], data.liMi[i]);
+    } else {
+      data.oMi[i] = model.is_root(i) ? data.liMi[i]
+                                     : compose(joint, data.oMi[model.parent(i)], data.liMi[i]);
+    }
     data.oS[i] = joint.subspace_in(data.oMi[i]);
   });
 }
@@ -56,7 +62,7 @@ inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
 }  // namespace detail
 
 /// Fills data.liMi (pose of link i in its parent: placement_i * J_i(q_i)) and data.oMi (pose
-/// of link i in the base frame: oMi[i] = oMi[i-1] * liMi[i]).
+/// of link i in the base frame: oMi[i] = oMi[parent(i)] * liMi[i]).
 template <typename Model, typename Q>
 void forward_kinematics(const Model& model, DataFor<Model>& data,
                         const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Model>) {
@@ -64,7 +70,9 @@ void forward_kinematics(const Model& model, DataFor<Model>& data,
   detail::check_in_place("forward_kinematics", model, data, "q", q);
   detail::joint_poses(model, data, detail::as_joint_vector<Model>(q.derived()));
   model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-    data.oMi[i] = i == 0 ? data.liMi[i] : detail::compose(joint, data.oMi[i - 1], data.liMi[i]);
+    data.oMi[i] = model.is_root(i)
+                      ? data.liMi[i]
+                      : detail::compose(joint, data.oMi[model.parent(i)], data.liMi[i]);
   });
 }
 

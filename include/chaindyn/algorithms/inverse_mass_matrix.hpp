@@ -9,7 +9,7 @@
 namespace chaindyn {
 
 /// M(q)^-1, armature included, in O(n^2) without forming or factorizing M. Fills data.Minv
-/// (both triangles; and data.liMi, IA, U, D, u).
+/// (both triangles; and data.liMi, IA, U, D, u; on a tree also data.a).
 ///
 /// Derivation. With zero velocity and zero gravity ABA (RBDA Table 7.1) computes
 /// qdd = M^-1 tau, so column j of M^-1 is ABA's output for tau = e_j. The articulated
@@ -36,24 +36,32 @@ void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
   model.joints_forward([&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.IA[i] = ArticulatedInertia<Scalar>(model.inertia(i));
   });
+  // (children before parents: IA_i is complete when joint i's step reads it)
   // Articulated inertias, tip to base: U_i = IA_i S_i, D_i = S_i^T U_i + armature_i,
   // IA_p(i) += Xup_i^T (IA_i - U_i U_i^T / D_i) Xup_i.
   model.joints_backward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     data.U[i] = joint.column(data.IA[i]);
     data.D[k] = joint.project(data.U[i]) + model.armature()[k];
-    if (i > 0) {
+    if (Model::serial ? i > 0 : !model.is_root(i)) {
       ArticulatedInertia<Scalar> ia = data.IA[i];
       ia.subtract_outer(data.U[i], Scalar(1) / data.D[k]);
-      data.IA[i - 1] += ia.transformed_by(data.liMi[i]);
+      data.IA[Model::serial ? i - 1 : model.parent(i)] += ia.transformed_by(data.liMi[i]);
     }
   });
   for (std::size_t j = 0; j < n; ++j) {
-    // Bias pass for tau = e_j, from joint j to the base; u_i = 0 beyond j.
-    Force<Scalar> pa;  // pA_i + U_i u_i / D_i of the joint just visited, in its link frame
+    // Bias pass for tau = e_j, from joint j to the base along the joints that support it;
+    // u_i = 0 elsewhere. c: the joint visited before i on the way (on a chain i + 1).
+    Force<Scalar> pa;  // pA_c + U_c u_c / D_c, in link c's frame
+    [[maybe_unused]] std::size_t c = j;
     model.joints_backward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       const auto k = Eigen::Index(i);
-      if (i > j) {
+      if constexpr (Model::serial) {
+        if (i > j) {
+          data.u[k] = Scalar(0);
+          return;
+        }
+      } else if (i > j || !model.supports(i, j)) {
         data.u[k] = Scalar(0);
         return;
       }
@@ -61,20 +69,27 @@ void inverse_mass_matrix(const Model& model, DataFor<Model>& data,
         data.u[k] = Scalar(1);
         pa = (Scalar(1) / data.D[k]) * data.U[i];
       } else {
-        const Force<Scalar> pA = data.liMi[i + 1].act(pa);  // Xup_{i+1}^T pa_{i+1}
+        const Force<Scalar> pA = data.liMi[Model::serial ? i + 1 : c].act(pa);  // Xup_c^T pa
         data.u[k] = -joint.project(pA);
         pa = pA + (data.u[k] / data.D[k]) * data.U[i];
       }
+      if constexpr (!Model::serial) c = i;
     });
-    // Acceleration pass, base to tip: column j of M^-1.
+    // Acceleration pass, base to tip: column j of M^-1. On a chain a_p(i) is the previous
+    // step's a; a tree's link reads its parent's from data.a.
     Motion<Scalar> a;  // a_i; zero at the base (no gravity, no velocity)
     const auto kj = Eigen::Index(j);
     model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       const auto k = Eigen::Index(i);
-      if (i > 0) a = data.liMi[i].act_inv(a);
+      if constexpr (Model::serial) {
+        if (i > 0) a = data.liMi[i].act_inv(a);
+      } else {
+        a = model.is_root(i) ? Motion<Scalar>() : data.liMi[i].act_inv(data.a[model.parent(i)]);
+      }
       const Scalar qdd = (data.u[k] - dot(a, data.U[i])) / data.D[k];
       data.Minv(k, kj) = qdd;
       a += joint.motion(qdd);
+      if constexpr (!Model::serial) data.a[i] = a;
     });
   }
 }

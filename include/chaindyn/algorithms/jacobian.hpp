@@ -40,8 +40,9 @@ void joint_columns(const Model& model, DataFor<Model>& data, const typename Mode
 
 /// The Jacobian J of the frame F `frame` (a handle made by the model, model/frame.hpp) in
 /// coordinates `rf`: J qd = (omega; v), omega F's angular velocity and v the velocity of F's
-/// origin, in the base axes (world) or F's axes (local). Columns of joints after F's link are
-/// zero (all of them for a frame on the base). Column j (j <= link) is joint j's motion
+/// origin, in the base axes (world) or F's axes (local). Columns of joints that do not support
+/// F's link (on a chain: after it; on a tree: off its path to the base) are zero (all of them
+/// for a frame on the base). Column j of a supporting joint is joint j's motion
 /// subspace S_j moved to F's origin:
 ///     world:  (w_j; v_j + w_j x p),    local: (R^T w_j; R^T (v_j + w_j x p))
 /// with (w_j; v_j) = oS_j in base coordinates about the base origin, p F's origin and R F's
@@ -69,7 +70,7 @@ void jacobian(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<
   const Matrix3<Scalar>& r = data.oMf.rotation;
   for (std::size_t j = 0; j < detail::joint_count(model); ++j) {
     const auto k = Eigen::Index(j);
-    if (j > link) {
+    if (!model.supports(j, link)) {
       J.col(k).setZero();
       continue;
     }
@@ -174,16 +175,16 @@ void jdot_qd(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q
     if (i > link) return;
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i];
-    data.oMi[i] = i == 0 ? x : data.oMi[i - 1] * x;
+    data.oMi[i] = model.is_root(i) ? x : data.oMi[model.parent(i)] * x;
     // v_i = Xup_i v_p + S_i qd_i,  a_i = Xup_i a_p + v_i x S_i qd_i (qdd = 0)   RBDA eqs. (5.6-5.7)
     Motion<Scalar>& v = data.v[i];
     Motion<Scalar>& a = data.a[i];
-    if (i == 0) {
+    if (model.is_root(i)) {
       v = joint.motion(qd[k]);
       a = Motion<Scalar>::Zero();
     } else {
-      v = x.act_inv(data.v[i - 1]) + joint.motion(qd[k]);
-      a = x.act_inv(data.a[i - 1]);
+      v = x.act_inv(data.v[model.parent(i)]) + joint.motion(qd[k]);
+      a = x.act_inv(data.a[model.parent(i)]);
     }
     a += joint.cross_motion(v, qd[k]);
   });
@@ -292,7 +293,7 @@ void joint_torques_from_wrench(const Model& model, DataFor<Model>& data,
                                ? Transform<Scalar>::Translation(data.oMf.translation).act(wrench)
                                : data.oMf.act(wrench);
   for (std::size_t j = 0; j < detail::joint_count(model); ++j) {
-    data.tau[Eigen::Index(j)] = j > link ? Scalar(0) : dot(data.oS[j], f0);
+    data.tau[Eigen::Index(j)] = model.supports(j, link) ? dot(data.oS[j], f0) : Scalar(0);
   }
 }
 

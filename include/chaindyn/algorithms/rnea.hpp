@@ -26,7 +26,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
   static_assert(!kJointDynamics || (kVelocity && kAcceleration),
                 "joint friction and armature need qd and qdd");
   using Scalar = typename Model::Scalar;
-  // Forward pass: base to tip. Each link's a and v are built in locals and stored once: built
+  // Forward pass: base to tip (parents before their children). Each link's a and v are built in locals and stored once: built
   // in place in data (store, then read back to add the next term), g++ 12 reloads them with
   // 2-lane loads of what it has just stored as scalars, a failed store-to-load forward per
   // term. f stays built in place: as a local too, clang++'s rnea is slower.
@@ -35,15 +35,16 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i];
     const Inertia<Scalar>& inertia = model.inertia(i);
-    if (i == 0) {
-      // The first link, with the zeros of its inputs skipped: the base acceleration is
-      // (0; -g) (Chain keeps no angular part) and v_0 = S qd_0, so v_0 x S qd_0 = 0 and, with
-      // l = R^T (-g) and I S = joint.column(I) (RBDA eqs. 5.6-5.9, v_base = 0):
-      //   a_0 = (0; l) + S qdd_0,   f_0 = (h x l; m l) + I S qdd_0 + qd_0 (S qd_0) x* (I S)
-      // ~100 fewer flops than the general step.
+    if (model.is_root(i)) {
+      // A link on the base, with the zeros of its inputs skipped: the base acceleration is
+      // (0; -g) (the model keeps no angular part) and v_i = S qd_i, so v_i x S qd_i = 0 and,
+      // with l = R^T (-g) and I S = joint.column(I) (RBDA eqs. 5.6-5.9, v_base = 0):
+      //   a_i = (0; l) + S qdd_i,   f_i = (h x l; m l) + I S qdd_i + qd_i (S qd_i) x* (I S)
+      // ~100 fewer flops than the general step. (On a chain: link 0, index r = 0.)
+      const std::size_t r = Model::serial ? 0 : std::size_t(i);
       const Vector3<Scalar> l = linear_to_link(joint, x, model.base_acceleration().linear);
       Motion<Scalar> a(Vector3<Scalar>::Zero(), l);
-      Force<Scalar>& f = data.f[0];
+      Force<Scalar>& f = data.f[r];
       f = Force<Scalar>(detail::cross3(inertia.first_moment, l), inertia.mass * l);
       if constexpr (kVelocity || kAcceleration) {
         const Force<Scalar> is = joint.column(inertia);
@@ -52,21 +53,21 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
           f += is * qdd[k];
         }
         if constexpr (kVelocity) {
-          data.v[0] = joint.motion(qd[k]);
+          data.v[r] = joint.motion(qd[k]);
           f += joint.cross_force(qd[k], is) * qd[k];
         }
       }
-      data.a[0] = a;
-      if (f_ext) f -= (*f_ext)[0];
+      data.a[r] = a;
+      if (f_ext) f -= (*f_ext)[r];
       return;
     }
     // a_i = Xup_i a_p(i) + S_i qdd_i + v_i x S_i qd_i                          RBDA eq. (5.7)
-    Motion<Scalar> a = to_link(joint, x, data.a[i - 1]);
+    Motion<Scalar> a = to_link(joint, x, data.a[model.parent(i)]);
     if constexpr (kAcceleration) a += joint.motion(qdd[k]);
     // f_i = I_i a_i + v_i x* I_i v_i - f_ext_i                                RBDA eq. (5.9)
     if constexpr (kVelocity) {
       // v_i = Xup_i v_p(i) + S_i qd_i                                         RBDA eq. (5.6)
-      const Motion<Scalar> v = to_link(joint, x, data.v[i - 1]) + joint.motion(qd[k]);
+      const Motion<Scalar> v = to_link(joint, x, data.v[model.parent(i)]) + joint.motion(qd[k]);
       a += joint.cross_motion(v, qd[k]);
       data.v[i] = v;
       data.a[i] = a;
@@ -81,7 +82,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
       if (f_ext) f -= (*f_ext)[i];
     }
   });
-  // Backward pass: tip to base.
+  // Backward pass: tip to base (children before their parents).
   model.joints_backward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     // tau_i = S_i^T f_i (+ friction + armature),  f_p(i) += Xup_i^* f_i     RBDA eq. (5.10-11)
@@ -90,7 +91,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
       tau += joint_friction(model, i, qd[k]) + model.armature()[k] * qdd[k];
     }
     data.tau[k] = tau;
-    if (i > 0) data.f[i - 1] += to_parent(joint, data.liMi[i], data.f[i]);
+    if (!model.is_root(i)) data.f[model.parent(i)] += to_parent(joint, data.liMi[i], data.f[i]);
   });
 }
 

@@ -210,6 +210,9 @@ template <bool from_aba, typename Model>
 void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
                            const typename Model::Vector& q, const typename Model::Vector& qd,
                            const typename Model::Vector& qdd) noexcept {
+  // (serial chains only: the pairs below are those of a chain, j <= k or j > k; the steps
+  // index the parent as i - 1)
+  static_assert(Model::serial, "rnea_derivatives and aba_derivatives take serial chains only");
   using Scalar = typename Model::Scalar;
   const std::size_t n = joint_count(model);
   Data<Model>& data = dd.data;
@@ -226,7 +229,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   // through `parent` (the previous step's), and link 0's is liMi[0] itself, copied into
   // oMi[0] after these steps (as in aba.hpp: the copy right after joint_poses stored liMi[0]
   // stalls g++ on store forwarding). The same steps as aba's pass 1, written out in both: as
-  // one shared inline function, clang++'s aba runs slower.
+  // one shared inline function, clang++'s and g++'s aba change.
   if constexpr (!from_aba) {
     joint_poses(model, data, q);
     const Transform<Scalar>* parent = nullptr;

@@ -91,9 +91,10 @@ InertialParameters<Model> inertial_parameters(const Model& model) {
 
 namespace detail {
 
-/// The 10 regressor columns of link k into Y's columns col0 .. col0 + 9 (rows of joints after k
-/// are left alone: they are zero), from the velocities and accelerations in data.v, data.a:
-///     Y(i, col0 + p) = S_i^T X^*_{i<-k} (I^p a_k + v_k x* I^p v_k),   i <= k.
+/// The 10 regressor columns of link k into Y's columns col0 .. col0 + 9 (rows of joints that do
+/// not support k are left alone: they are zero), from the velocities and accelerations in
+/// data.v, data.a:
+///     Y(i, col0 + p) = S_i^T X^*_{i<-k} (I^p a_k + v_k x* I^p v_k),   i supports k.
 template <typename Model, typename Out>
 void link_regressor_columns(const Model& model, const DataFor<Model>& data, const std::size_t k,
                             const Eigen::Index col0, Out& Y) noexcept {
@@ -103,10 +104,13 @@ void link_regressor_columns(const Model& model, const DataFor<Model>& data, cons
   for (int p = 0; p < kInertialParametersPerLink; ++p) {
     const Inertia<Scalar> unit = unit_inertia<Scalar>(p);
     Force<Scalar> f = unit * a + cross(v, unit * v);
-    // carry f from link k to the base, projecting on each joint on the way
+    // carry f from link k to the base, projecting on each joint on the way (the joints that
+    // support link k, children before parents)
+    std::size_t child = k;
     model.joints_backward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-      if (i > k) return;
-      if (i < k) f = data.liMi[i + 1].act(f);
+      if (i > k || !model.supports(i, k)) return;
+      if (i < k) f = data.liMi[child].act(f);
+      child = i;
       Y(Eigen::Index(i), col0 + p) = joint.project(f);
     });
   }

@@ -65,7 +65,7 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))>,
                  const ModelChecks& checks = ModelChecks{})
       : Base(links, gravity, checks), Walks(make_joints(std::make_index_sequence<nq>{})) {
     conform_placements(std::make_index_sequence<nq>{});
-    this->check_regular(joint_slots());
+    this->check_regular(joint_slots(), *this);
   }
   explicit Chain(const std::vector<Link<Scalar>>& links,
                  const Vector3<Scalar>& gravity = default_gravity<Scalar>(),
@@ -135,7 +135,7 @@ class ChainN
       this->joints_[i] = JointModel(this->link(i).axis, this->where(i));
       this->template conform_placement<JointModel>(i);
     }
-    this->check_regular(joint_slots());
+    this->check_regular(joint_slots(), *this);
   }
   explicit ChainN(const std::vector<Link<Scalar>>& links,
                   const Vector3<Scalar>& gravity = default_gravity<Scalar>(),
@@ -203,7 +203,7 @@ class ChainX : public detail::ChainBase<Scalar, Eigen::Dynamic>,
     for (std::size_t i = 0; i < links.size(); ++i) {
       this->joints_.emplace_back(kinds[i], this->link(i).axis, this->where(i));
     }
-    this->check_regular(joint_slots());
+    this->check_regular(joint_slots(), *this);
   }
   /// The same with the kinds as a braced list, `ChainX<double> arm(links, {JointKind::revolute,
   /// JointKind::prismatic})` (a list of two would otherwise also read as a gravity vector).

@@ -13,6 +13,8 @@ namespace chaindyn {
 
 template <typename Scalar>
 class ChainX;
+template <typename Scalar>
+class TreeX;
 
 namespace detail {
 
@@ -122,6 +124,8 @@ class ChainBase : public ChainFrames<Scalar_, N> {
  private:
   template <typename>
   friend class chaindyn::ChainX;  // ChainX::from copies a compile-time chain's payloads
+  template <typename>
+  friend class chaindyn::TreeX;  // TreeX::from likewise
 
   using Frames::payload_;
 };

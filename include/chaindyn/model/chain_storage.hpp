@@ -14,6 +14,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace chaindyn {
@@ -61,6 +62,18 @@ class ChainStorage {
   template <typename F>
   CHAINDYN_ALWAYS_INLINE void indices_backward(F&& f) const {
     for (std::size_t i = joint_count(); i-- > 0;) f(i);
+  }
+
+  /// The index of the link named `name` (Link::name; a URDF's link name). Throws IndexError,
+  /// listing the names, if no link has it.
+  std::size_t link_index(std::string_view name) const {
+    return find_name(name, "link", [](const Link<Scalar>& l) -> const std::string& { return l.name; });
+  }
+  /// The index of the joint named `name` (Link::joint_name; a URDF's joint name): the joint
+  /// that moves link joint_index(name). Throws IndexError, listing the names, if none has it.
+  std::size_t joint_index(std::string_view name) const {
+    return find_name(name, "joint",
+                     [](const Link<Scalar>& l) -> const std::string& { return l.joint_name; });
   }
 
   const PerLinkArray<Link<Scalar>, N>& links() const noexcept { return links_; }
@@ -180,11 +193,15 @@ class ChainStorage {
   /// check: a payload only adds inertia, so M(q) only grows (in the positive semi-definite order)
   /// from the model checked here, and with it every pivot (a Schur complement of M).
   /// With ModelChecks::regular off, a singular model is kept and has_dynamics() is false.
-  void check_regular(const PerLinkArray<JointSlot, N>& slots) {
-    PerLinkArray<detail::PivotJoint, N> js;
-    resize_per_link(js, joint_count());
+  /// `topology`: the model's parents (model/topology.hpp).
+  template <typename Topology>
+  void check_regular(const PerLinkArray<JointSlot, N>& slots, const Topology& topology) {
+    std::vector<detail::PivotJoint> js(joint_count());
+    std::vector<bool> leaf(joint_count(), true);
     for (std::size_t i = 0; i < joint_count(); ++i) {
       js[i] = detail::pivot_joint(slots[i], links_[i], inertia_[i], armature_[Eigen::Index(i)]);
+      js[i].parent = topology.is_root(i) ? -1 : int(topology.parent(i));
+      if (!topology.is_root(i)) leaf[topology.parent(i)] = false;
     }
     const int j = detail::find_singular_joint(js.data(), int(joint_count()));
     if (j >= 0) {
@@ -193,7 +210,7 @@ class ChainStorage {
         has_dynamics_ = false;
         return;
       }
-      detail::throw_singular_joint(js[i], i, joint_count(), where(i));
+      detail::throw_singular_joint(js[i], i, leaf[i], where(i));
     }
   }
 
@@ -213,6 +230,18 @@ class ChainStorage {
   }
 
  private:
+  template <typename Get>
+  std::size_t find_name(std::string_view name, const char* what, const Get& get) const {
+    for (std::size_t i = 0; i < joint_count(); ++i) {
+      if (!name.empty() && get(links_[i]) == name) return i;
+    }
+    std::string names;
+    for (std::size_t i = 0; i < joint_count(); ++i) {
+      names += (i ? ", '" : "'") + get(links_[i]) + "'";
+    }
+    throw_error<IndexError>("no ", what, " is named '", name, "'; the ", what, "s: ", names);
+  }
+
   PerLinkArray<Link<Scalar>, N> links_;
   // The placements, the inertias rnea and crba read, the joint-dynamics vectors and the base
   // acceleration start at cache lines (and the model with it), so that where these numbers

@@ -28,6 +28,16 @@ LinkForces<Model> link_forces(const Model& model) {
 }
 
 namespace detail {
+/// The part of Data only a tree uses (a base of Data: empty, hence of no size, for a chain).
+template <typename Model, bool = Model::serial>
+struct TreeWork {};
+template <typename Model>
+struct TreeWork<Model, false> {
+  /// Composite Coriolis factors Bc_i, 6 x 6, base coordinates (coriolis_matrix; a chain keeps
+  /// its one running sum on the stack).
+  PerLinkArray<Eigen::Matrix<typename Model::Scalar, 6, 6>, Model::nq> oBc;
+};
+
 /// Data's alignment: 32 bytes, or its members' own when larger (one alignas, computed: g++
 /// keeps only the last of several alignas on a class).
 template <typename Model>
@@ -48,7 +58,7 @@ constexpr std::size_t data_alignment = std::max({std::size_t(32), alignof(typena
 /// is fixed by the type, not drawn by the allocator (at the 8 or 16 bytes that a struct of
 /// doubles gets from malloc or the stack, aba runs slower at most offsets).
 template <typename Model>
-struct alignas(detail::data_alignment<Model>) Data {
+struct alignas(detail::data_alignment<Model>) Data : detail::TreeWork<Model> {
   using Scalar = typename Model::Scalar;
   static constexpr int nq = Model::nq;
   using Vector = typename Model::Vector;
@@ -102,7 +112,8 @@ struct alignas(detail::data_alignment<Model>) Data {
   Vector qdd;                   ///< joint accelerations (aba, forward_dynamics_crba)
   Vector nle;                   ///< C(q, qd) qd + g(q) (nonlinear_effects, forward_dynamics_crba)
   Matrix M;                     ///< joint-space mass matrix, both triangles (crba)
-  Matrix L;                     ///< Cholesky factor of M, lower triangle (forward_dynamics_crba)
+  Matrix L;                     ///< factor of M, lower triangle (forward_dynamics_crba): a
+                                ///< chain's L L^T = M, a tree's sparse L^T L = M
   Matrix Minv;                  ///< M(q)^-1, both triangles (inverse_mass_matrix)
   Matrix C;                     ///< Coriolis matrix, Christoffel form (coriolis_matrix)
   Scalar kinetic_energy = Scalar(0);    ///< (kinetic_energy)
@@ -133,6 +144,7 @@ struct alignas(detail::data_alignment<Model>) Data {
     for (auto* p : {&D, &Dinv, &u, &tau, &qdd, &nle}) *p = Vector::Zero(k);
     for (auto* p : {&M, &L, &Minv, &C}) *p = Matrix::Zero(k, k);
     sin_q = cos_q = Vector::Zero(k);
+    if constexpr (!Model::serial) detail::resize_per_link(this->oBc, n);
   }
 };
 

@@ -3,10 +3,12 @@
 /// joints_forward / joints_backward hand each joint's index and model (base to tip / tip to
 /// base), ancestors_backward(i, ...) the joints between joint i and the base, nearest first.
 /// (The walks that hand only the index, indices_forward / indices_backward, are the storage's:
-/// model/chain_storage.hpp.)
+/// model/chain_storage.hpp.) The parents the walks follow are the model's topology
+/// (model/topology.hpp), which JointWalks inherits.
 #pragma once
 
 #include "chaindyn/config.hpp"
+#include "chaindyn/model/topology.hpp"
 
 #include <array>
 #include <cstddef>
@@ -45,9 +47,9 @@ struct is_joint_tuple<std::tuple<M...>> : std::true_type {};
 /// std::vector (ChainX). `Unrolled`: the walks are fold expressions over the joints, the index
 /// handed as a std::integral_constant (a compile-time link index in each step), instead of
 /// loops, the index a std::size_t. A tuple is always walked unrolled (its joints have no
-/// common type); a vector never.
-template <typename Models, bool Unrolled>
-class JointWalks {
+/// common type); a vector never. `Topology`: the parents (model/topology.hpp).
+template <typename Models, bool Unrolled, typename Topology = SerialTopology>
+class JointWalks : public Topology {
   static constexpr bool tuple = is_joint_tuple<Models>::value;
   static_assert(!tuple || Unrolled, "a tuple of joints is walked unrolled");
   /// The joint count if the storage fixes it (std::tuple, std::array), else 0 (std::vector).
@@ -92,21 +94,31 @@ class JointWalks {
       loop_backward(f);
     }
   }
-  /// Calls f(j, joint_model) for j = i-1 .. 0, the ancestors of joint i, nearest first.
+  /// Calls f(j, joint_model) for the ancestors j of joint i, nearest first (on a chain
+  /// j = i-1 .. 0).
   template <typename F>
   CHAINDYN_ALWAYS_INLINE void ancestors_backward(std::size_t i, F&& f) const {
     if constexpr (Unrolled) {
       joints_backward([&](const std::size_t j, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-        if (j < i) f(j, joint);
+        if constexpr (Topology::serial) {
+          if (j < i) f(j, joint);
+        } else {
+          if (j < i && this->supports(j, i)) f(j, joint);
+        }
       });
-    } else {
+    } else if constexpr (Topology::serial) {
       for (std::size_t j = i; j-- > 0;) f(j, joints_[j]);
+    } else {
+      for (std::size_t j = this->parent(i); j != no_parent; j = this->parent(j)) f(j, joints_[j]);
     }
   }
 
  protected:
   JointWalks() = default;
   explicit JointWalks(Models models) : joints_(std::move(models)) {}
+  template <typename... TopologyArgs>
+  JointWalks(Models models, TopologyArgs&&... topology)
+      : Topology(std::forward<TopologyArgs>(topology)...), joints_(std::move(models)) {}
 
   Models joints_;
 

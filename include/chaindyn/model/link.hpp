@@ -271,6 +271,13 @@ struct PivotJoint {
   double h[3] = {};
   double I[3][3] = {};
   double armature = 0;
+  /// The parent joint's index, -1 for a joint on the base; kPreviousJoint (the default): the
+  /// joint before it (a chain's parent).
+  int parent = kPreviousJoint;
+  static constexpr int kPreviousJoint = -2;
+  // scratch: the children's Ia and composite inertias, in this link's coordinates
+  double ia_children[6][6] = {};
+  double ic_children[6][6] = {};
   // results
   double q = 0;          ///< the configuration being tried
   double pivot = 0;      ///< D_j at the configuration tried last
@@ -316,10 +323,14 @@ inline void pivot_congruence(const double R[3][3], const double p[3], const doub
 /// The ABA backward pass at the configuration in js[j].q (RBDA Table 7.1, steps 2-3 without
 /// the bias forces), with the composite rigid-body inertias beside it for the scales: fills
 /// js[j].pivot and js[j].scale. A vanishing pivot's projection is skipped: its IA S is then
-/// zero too (IA is positive semi-definite), so nothing is lost.
+/// zero too (IA is positive semi-definite), so nothing is lost. Children before parents (each
+/// js[j].parent < j): each joint adds its Ia and composite inertia to its parent's.
 inline void compute_pivots(PivotJoint* js, int n) {
-  double ia_child[6][6] = {};  // joint j+1's IA - U U^T / D, in link j's coordinates
-  double ic_child[6][6] = {};  // links j+1..n-1 as one rigid body, in link j's coordinates
+  for (int j = 0; j < n; ++j) {
+    for (int r = 0; r < 6; ++r) {
+      for (int c = 0; c < 6; ++c) js[j].ia_children[r][c] = js[j].ic_children[r][c] = 0.0;
+    }
+  }
   for (int j = n - 1; j >= 0; --j) {
     PivotJoint& J = js[j];
     double ia[6][6], ic[6][6];
@@ -335,8 +346,8 @@ inline void compute_pivots(PivotJoint* js, int n) {
     }
     for (int r = 0; r < 6; ++r) {
       for (int c = 0; c < 6; ++c) {
-        ic[r][c] = ia[r][c] + ic_child[r][c];
-        ia[r][c] += ia_child[r][c];
+        ic[r][c] = ia[r][c] + J.ic_children[r][c];
+        ia[r][c] += J.ia_children[r][c];
       }
     }
     double s[6] = {};
@@ -352,13 +363,14 @@ inline void compute_pivots(PivotJoint* js, int n) {
     }
     J.pivot = d;
     J.scale = J.armature + (J.prismatic ? ic[3][3] : ic[0][0] + ic[1][1] + ic[2][2]);
-    if (j == 0) break;
+    const int parent = J.parent == PivotJoint::kPreviousJoint ? j - 1 : J.parent;
+    if (parent < 0) continue;
     if (d > pivot_tolerance * J.scale) {
       for (int r = 0; r < 6; ++r) {
         for (int c = 0; c < 6; ++c) ia[r][c] -= u[r] * u[c] / d;
       }
     }
-    // the pose of link j in link j-1: placement * joint motion (Rodrigues for a revolute joint)
+    // the pose of link j in its parent: placement * joint motion (Rodrigues for a revolute joint)
     double rj[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     double tj[3] = {};
     const double* a = J.axis;
@@ -382,8 +394,16 @@ inline void compute_pivots(PivotJoint* js, int n) {
         pos[r] += J.R[r][c] * tj[c];
       }
     }
-    pivot_congruence(rot, pos, ia, ia_child);
-    pivot_congruence(rot, pos, ic, ic_child);
+    double ia_up[6][6], ic_up[6][6];
+    pivot_congruence(rot, pos, ia, ia_up);
+    pivot_congruence(rot, pos, ic, ic_up);
+    PivotJoint& P = js[parent];
+    for (int r = 0; r < 6; ++r) {
+      for (int c = 0; c < 6; ++c) {
+        P.ia_children[r][c] += ia_up[r][c];
+        P.ic_children[r][c] += ic_up[r][c];
+      }
+    }
   }
 }
 
@@ -466,9 +486,10 @@ PivotJoint pivot_joint(const JointSlot& slot, const Link<Scalar>& link,
   return js;
 }
 
-/// Throws the ModelError for joint j of an n-joint chain whose pivot vanishes (`where`: the
-/// link's label): which joint, what kind, what it fails to move, why, and what to do.
-[[noreturn]] inline void throw_singular_joint(const PivotJoint& js, std::size_t j, std::size_t n,
+/// Throws the ModelError for joint j whose pivot vanishes (`where`: the link's label; `leaf`:
+/// no joint after it moves with it): which joint, what kind, what it fails to move, why, and
+/// what to do.
+[[noreturn]] inline void throw_singular_joint(const PivotJoint& js, std::size_t j, bool leaf,
                                               const std::string& where) {
   std::ostringstream axis;
   axis << '(' << js.axis[0] << ", " << js.axis[1] << ", " << js.axis[2] << ')';
@@ -480,14 +501,14 @@ PivotJoint pivot_joint(const JointSlot& slot, const Link<Scalar>& link,
   const char* unit = js.prismatic ? " kg" : " kg m^2";
   std::ostringstream why;
   if (!(js.scale0 > 0.0)) {
-    why << (j + 1 == n ? "the link has no " : "this link and the ones after it have no ")
+    why << (leaf ? "the link has no " : "this link and the ones after it have no ")
         << (js.prismatic ? "mass" : "mass or inertia");
   } else if (js.prismatic) {
     why << "the link is massless (" << js.mass << " kg)";
-    if (j + 1 < n) {
+    if (!leaf) {
       why << " and the joints after it take up all its motion (e.g. a parallel prismatic joint)";
     }
-  } else if (j + 1 == n) {
+  } else if (leaf) {
     why << "the link's mass lies on the axis and it has no moment of inertia about it";
   } else {
     why << "this link has no moment of inertia about the axis (its mass, if any, lies on the "

@@ -17,6 +17,8 @@ namespace chaindyn {
 
 template <typename Scalar>
 class ChainX;
+template <typename Scalar>
+class TreeX;
 
 namespace detail {
 
@@ -141,6 +143,8 @@ class ChainFrames : public ChainStorage<Scalar_, N> {
   using Storage::link_frame_turned_;
   template <typename>
   friend class chaindyn::ChainX;  // ChainX::from copies a compile-time chain's frames
+  template <typename>
+  friend class chaindyn::TreeX;  // TreeX::from likewise
 
   static bool is_identity(const Transform<Scalar>& t) {
     for (Eigen::Index r = 0; r < 3; ++r) {
