@@ -1,0 +1,590 @@
+/// @file
+/// Task-space (operational-space) dynamics of a frame F: the operational-space inertia
+/// Lambda = (J M^-1 J^T)^-1 and its inverse, the task-space Coriolis and gravity forces mu and
+/// p, the dynamically consistent generalized inverse Jbar = M^-1 J^T Lambda and the null-space
+/// projector N = 1 - Jbar J (Khatib, "A unified approach for motion and force control of robot
+/// manipulators: the operational space formulation", IEEE J. Robotics and Automation 3(1),
+/// 1987). The task equation of motion, with F the task force applied through tau = J^T F:
+///     Lambda xdd + mu + p = F,     xdd = J qdd + Jdot qd.
+///
+/// The task is a 6-D pose task (`pose_task`: rows [angular; linear] of the frame's Jacobian in
+/// `rf`, jacobian.hpp) or the 3-D position task of F's origin (`position_task`: the linear rows
+/// only; its Lambda is the inverse of the 3x3 block of Lambda^-1, not a block of the 6-D
+/// Lambda).
+///
+/// M^-1 is never formed. Lambda^-1 comes from the recursion of the inverse articulated-body
+/// inertias Omega_i (the acceleration of link i per unit force on link i, the rest of the chain
+/// free): with ABA's articulated inertias in base coordinates (RBDA Table 7.1: U_i = IA_i S_i,
+/// D_i = S_i^T U_i) and the projector P_i = 1 - S_i D_i^-1 U_i^T that a force crossing joint i
+/// leaves to the parent,
+///     Omega_i = P_i Omega_p(i) P_i^T + S_i D_i^-1 S_i^T,      Omega of the fixed base = 0,
+/// walked from the base to F's link L, and Lambda^-1 = X_F Omega_L X_F^T with X_F the motion
+/// transform from base coordinates to the task's (Rodriguez, Jain and Kreutz-Delgado's
+/// propagation: K. Kreutz-Delgado, A. Jain, G. Rodriguez, "Recursive formulation of
+/// operational space control", IJRR 11(4), 1992; for several end-effectors of a tree,
+/// Wensing, Featherstone and Orin's extended-force-propagator algorithm, "A reduced-order
+/// recursive algorithm for the computation of the operational-space inertia matrix",
+/// ICRA 2012, reaches O(N + m d + m^2)). Derivation: with a force f on link i alone, ABA's
+/// bias pass gives u_i = S_i^T f and hands P_i^T f to the parent, and its acceleration pass
+/// a_i = P_i a_p(i) + S_i D_i^-1 S_i^T f. O(n): one articulated-inertia pass over the chain
+/// and one 6x6 symmetric rank-2 update per joint of L's support.
+///
+/// Jbar is the joint acceleration of the chain under the task forces Lambda e_k, by the same
+/// bias and acceleration passes driven by the Dim forces at once (Chang and Khatib's extended
+/// force propagation: K.-S. Chang, O. Khatib, "Operational space dynamics: efficient
+/// algorithms for modeling and control of branching mechanisms", ICRA 2000): O(n Dim).
+/// mu and p come from ABA with tau = 0 split in two: the joint accelerations qdd_v = -M^-1 C qd
+/// (no gravity) and qdd_g = -M^-1 g (no velocity) move F with task accelerations xdd_v (its
+/// velocity products Jdot qd included) and xdd_g, and mu = -Lambda xdd_v, p = -Lambda xdd_g
+/// (from mu + p = Lambda (J M^-1 (C qd + g) - Jdot qd)). Joint friction is not part of mu or
+/// p (a controller compensates it in joint space, friction.hpp).
+///
+/// The dense route operational_space_inertia_dense (crba, Cholesky of M, J M^-1 J^T) is the
+/// reference the tests compare with; docs/benchmarks.md times both.
+#pragma once
+
+#include "chaindyn/algorithms/friction.hpp"
+#include "chaindyn/algorithms/jacobian.hpp"
+#include "chaindyn/algorithms/crba.hpp"
+
+#include <Eigen/Cholesky>
+
+#include <limits>
+
+namespace chaindyn {
+
+/// The task dimensions: a frame's pose (6: [angular; linear]) or its origin's position (3).
+inline constexpr int pose_task = 6;
+inline constexpr int position_task = 3;
+
+/// The operational-space inertia of a task of dimension Dim (pose_task or position_task).
+template <typename Scalar, int Dim = pose_task>
+struct OperationalSpaceInertia {
+  static_assert(Dim == pose_task || Dim == position_task,
+                "chaindyn: a task is a pose (6) or a position (3)");
+  using TaskMatrix = Eigen::Matrix<Scalar, Dim, Dim>;
+  /// Lambda^-1 = J M^-1 J^T (the Delassus matrix of the task): symmetric positive
+  /// semi-definite, defined at every configuration, singular where J loses rank.
+  TaskMatrix Lambda_inv = TaskMatrix::Zero();
+  /// Lambda = (J M^-1 J^T)^-1 (kg, kg m^2 and their coupling): the inverse of Lambda_inv by
+  /// Cholesky, symmetric. NaN where Lambda_inv is not positive definite (rcond == 0).
+  TaskMatrix Lambda = TaskMatrix::Zero();
+  /// An estimate of the reciprocal condition number of Lambda_inv in the 1-norm (Eigen's
+  /// LLT::rcond): 1 for an isotropic task, near 0 near a singular configuration (the errors
+  /// of Lambda grow as 1 / rcond), exactly 0 where Cholesky fails.
+  Scalar rcond = Scalar(0);
+};
+
+/// The operational-space inertia and the task-space bias forces of a task (see the file
+/// comment): Lambda xdd + mu + p = F.
+template <typename Scalar, int Dim = pose_task>
+struct OperationalSpaceDynamics : OperationalSpaceInertia<Scalar, Dim> {
+  using TaskVector = Eigen::Matrix<Scalar, Dim, 1>;
+  /// mu = Lambda (J M^-1 C qd - Jdot qd): Coriolis and centrifugal task forces.
+  TaskVector mu = TaskVector::Zero();
+  /// p = Lambda J M^-1 g = Jbar^T g: gravity task forces.
+  TaskVector p = TaskVector::Zero();
+};
+
+/// A dynamically consistent inverse Jbar = M^-1 J^T Lambda: nq x Dim.
+template <typename Model, int Dim = pose_task>
+using TaskInverse = Eigen::Matrix<typename Model::Scalar, Model::nq, Dim>;
+
+namespace detail {
+
+/// The transform X whose act_inv maps a spatial motion in base coordinates (about the base
+/// origin) to the task coordinates `rf` of the frame at pose oMf: world, the base axes at F's
+/// origin (a translation by F's origin); local, F itself.
+template <typename Scalar>
+Transform<Scalar> task_transform(const Transform<Scalar>& oMf, ReferenceFrame rf) noexcept {
+  return rf == ReferenceFrame::world ? Transform<Scalar>::Translation(oMf.translation) : oMf;
+}
+
+template <typename Scalar>
+CHAINDYN_ALWAYS_INLINE Eigen::Matrix<Scalar, 6, 1> motion_to_task(
+    const Transform<Scalar>& x, const Eigen::Matrix<Scalar, 6, 1>& m) noexcept {
+  return x.act_inv(Motion<Scalar>(m.template head<3>(), m.template tail<3>())).vector();
+}
+
+/// ABA's articulated inertias in base coordinates for a chain at rest (RBDA Table 7.1, pass 2
+/// without bias forces; the coordinates of aba.hpp): data.liMi, oMi, oS (every link), oU, D,
+/// Dinv. The articulated inertia of link i is its rigid inertia plus what its child hands on
+/// (on a chain, link i + 1 is link i's child).
+template <typename Model>
+void articulated_inertias(const Model& model, DataFor<Model>& data,
+                          const typename Model::Vector& q) noexcept {
+  using Scalar = typename Model::Scalar;
+  world_kinematics(model, data, q);
+  const std::size_t n = joint_count(model);
+  ArticulatedInertia<Scalar> ia_child;
+  model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    // IA_i = I_i + Ia_child;  U_i = IA_i S_i;  D_i = S_i^T U_i + armature    RBDA Table 7.1
+    const Inertia<Scalar> inertia = model.inertia_in(i, data.oMi[i]);
+    ArticulatedInertia<Scalar> ia(inertia);
+    if (i + 1 < n) {
+      ia = ia_child;
+      ia += inertia;
+    }
+    const Force<Scalar> u = ia * s;
+    data.oU[i] = u;
+    const Scalar d = dot(s, u) + model.armature()[k];
+    data.D[k] = d;
+    data.Dinv[k] = Scalar(1) / d;
+    // Ia = IA_i - U_i U_i^T / D_i, for the parent
+    if (i > 0) ia.subtract_outer(u, data.Dinv[k], ia_child);
+  });
+}
+
+/// One step of the inverse articulated-body inertia recursion, in place:
+///     Omega <- P Omega P^T + S D^-1 S^T,   P = 1 - S D^-1 U^T.
+/// With s' = S / D, w = Omega U and beta = U^T w this is the symmetric rank-2 update
+///     Omega <- Omega + s' g^T + g s'^T,   g = (beta + D) / 2 s' - w.
+template <typename Scalar>
+CHAINDYN_ALWAYS_INLINE void omega_step(Eigen::Matrix<Scalar, 6, 6>& omega, const Motion<Scalar>& s,
+                                       const Force<Scalar>& u, const Scalar& d,
+                                       const Scalar& inv_d) noexcept {
+  using Vector6 = Eigen::Matrix<Scalar, 6, 1>;
+  const Vector6 uv = u.vector();
+  const Vector6 sd = s.vector() * inv_d;
+  const Vector6 w = omega * uv;
+  const Scalar beta = uv.dot(w);
+  const Vector6 g = (Scalar(0.5) * (beta + d)) * sd - w;
+  for (int c = 0; c < 6; ++c) {
+    for (int r = 0; r <= c; ++r) omega(r, c) += sd[r] * g[c] + g[r] * sd[c];
+  }
+  for (int c = 0; c < 6; ++c) {
+    for (int r = c + 1; r < 6; ++r) omega(r, c) = omega(c, r);
+  }
+}
+
+/// Lambda^-1 of the task from Omega_L (base coordinates) and the task transform x:
+/// X Omega X^T, the block of the task's rows, symmetrized.
+template <int Dim, typename Scalar>
+void task_inverse_inertia(const Eigen::Matrix<Scalar, 6, 6>& omega, const Transform<Scalar>& x,
+                          Eigen::Matrix<Scalar, Dim, Dim>& out) noexcept {
+  Eigen::Matrix<Scalar, 6, 6> y, z;
+  for (int k = 0; k < 6; ++k) y.col(k) = motion_to_task<Scalar>(x, omega.col(k));  // X Omega
+  for (int k = 0; k < 6; ++k) {
+    z.col(k) = motion_to_task<Scalar>(x, y.row(k).transpose());  // X (X Omega)^T
+  }
+  const auto block = z.template bottomRightCorner<Dim, Dim>();
+  out = Scalar(0.5) * (block + block.transpose());
+}
+
+/// Lambda from Lambda^-1 by Cholesky, and the reciprocal condition estimate; NaN and rcond 0
+/// where Lambda^-1 is not positive definite.
+template <typename Scalar, int Dim>
+void invert_task_inertia(OperationalSpaceInertia<Scalar, Dim>& out) noexcept {
+  const Eigen::LLT<Eigen::Matrix<Scalar, Dim, Dim>> llt(out.Lambda_inv);
+  if (llt.info() != Eigen::Success || !(llt.matrixLLT().diagonal().minCoeff() > Scalar(0))) {
+    out.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    out.rcond = Scalar(0);
+    return;
+  }
+  out.Lambda = llt.solve(Eigen::Matrix<Scalar, Dim, Dim>::Identity());
+  out.Lambda = Scalar(0.5) * (out.Lambda + out.Lambda.transpose()).eval();
+  out.rcond = llt.rcond();
+}
+
+/// Omega_L, the inverse articulated-body inertia of link `link` in base coordinates, from the
+/// articulated pass's data.oS, oU, D, Dinv: the recursion walked over L's support, base to L.
+template <typename Model>
+Eigen::Matrix<typename Model::Scalar, 6, 6> link_inverse_inertia(const Model& model,
+                                                                 const DataFor<Model>& data,
+                                                                 std::size_t link) noexcept {
+  using Scalar = typename Model::Scalar;
+  Eigen::Matrix<Scalar, 6, 6> omega = Eigen::Matrix<Scalar, 6, 6>::Zero();  // the fixed base
+  // on a chain, L's support is joints 0..L
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    if (i > link) return;
+    const auto k = Eigen::Index(i);
+    omega_step(omega, data.oS[i], data.oU[i], data.D[k], data.Dinv[k]);
+  });
+  return omega;
+}
+
+/// The checks and the common start of the in-place forms: Lambda^-1 and Lambda of the task,
+/// and the task transform (returned). Fills data.oMf.
+template <int Dim, typename Model>
+Transform<typename Model::Scalar> operational_space_inertia_of(
+    const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+    const FrameFor<Model>& frame, ReferenceFrame rf,
+    OperationalSpaceInertia<typename Model::Scalar, Dim>& out) noexcept {
+  using Scalar = typename Model::Scalar;
+  articulated_inertias(model, data, q);
+  if (frame.on_base()) {
+    data.oMf = frame.placement();
+    out.Lambda_inv.setZero();
+    invert_task_inertia(out);
+    return task_transform(data.oMf, rf);
+  }
+  data.oMf = data.oMi[frame.link()] * frame.placement();
+  const Transform<Scalar> x = task_transform(data.oMf, rf);
+  task_inverse_inertia<Dim>(link_inverse_inertia(model, data, frame.link()), x, out.Lambda_inv);
+  invert_task_inertia(out);
+  return x;
+}
+
+}  // namespace detail
+
+/// The operational-space inertia of the frame F `frame` (a handle, model/frame.hpp) for a task
+/// of dimension Dim (pose_task: the six rows of F's Jacobian in `rf`; position_task: its three
+/// linear rows): out.Lambda_inv = J M^-1 J^T by the recursion of the file comment (O(n), M^-1
+/// never formed), out.Lambda its inverse by a Dim x Dim Cholesky, out.rcond its conditioning.
+/// Armature is part of M. A frame on the base has Lambda_inv = 0 (Lambda NaN, rcond 0). No
+/// check (the handle was checked when made). Fills data.liMi, oMi, oS, oU, D, Dinv and oMf.
+template <typename Model, typename Q, int Dim>
+void operational_space_inertia(const Model& model, DataFor<Model>& data,
+                               const Eigen::MatrixBase<Q>& q_in, const FrameFor<Model>& frame,
+                               ReferenceFrame rf,
+                               OperationalSpaceInertia<typename Model::Scalar, Dim>& out)
+    noexcept(!detail::checks_sizes<Model>) {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("operational_space_inertia", model, data, "q", q_in, "frame", frame);
+  detail::operational_space_inertia_of<Dim>(
+      model, data, detail::as_joint_vector<Model>(q_in.derived()), frame, rf, out);
+}
+
+/// Returning form: operational_space_inertia<position_task>(model, q, frame) for the position
+/// task; any Eigen vector q, checked (ArgumentError).
+template <int Dim = pose_task, typename Model, typename Q>
+OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia(
+    const Model& model, const Eigen::MatrixBase<Q>& q, const FrameFor<Model>& frame,
+    ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model>& data = detail::thread_workspace(model);
+  OperationalSpaceInertia<typename Model::Scalar, Dim> out;
+  operational_space_inertia(
+      model, data, detail::checked_joint_vector(model, q, "operational_space_inertia", "q"),
+      frame, rf, out);
+  return out;
+}
+
+/// Returning form for link `link`'s (user) frame. Throws IndexError if link >= the joint count.
+template <int Dim = pose_task, typename Model, typename Q>
+OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia(
+    const Model& model, const Eigen::MatrixBase<Q>& q, std::size_t link,
+    ReferenceFrame rf = ReferenceFrame::world) {
+  return operational_space_inertia<Dim>(model, q, model.frame(link), rf);
+}
+
+/// Returning form for a named frame. Throws IndexError if there is none.
+template <int Dim = pose_task, typename Model, typename Q>
+OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia(
+    const Model& model, const Eigen::MatrixBase<Q>& q, std::string_view name,
+    ReferenceFrame rf = ReferenceFrame::world) {
+  return operational_space_inertia<Dim>(model, q, model.frame(name), rf);
+}
+
+/// The dense route to the same numbers, the reference for the recursive one: M by crba,
+/// its Cholesky factor, J by jacobian, Lambda^-1 = J M^-1 J^T (O(n^3)), Lambda by Cholesky.
+/// Allocation-free on a compile-time chain (fixed-size temporaries); a ChainX's temporaries
+/// are allocated. Fills data.M (and what crba and jacobian fill) and data.oMf.
+template <typename Model, typename Q, int Dim>
+void operational_space_inertia_dense(const Model& model, DataFor<Model>& data,
+                                     const Eigen::MatrixBase<Q>& q_in,
+                                     const FrameFor<Model>& frame, ReferenceFrame rf,
+                                     OperationalSpaceInertia<typename Model::Scalar, Dim>& out) {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("operational_space_inertia_dense", model, data, "q", q_in, "frame",
+                         frame);
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
+  const auto n = Eigen::Index(detail::joint_count(model));
+  crba(model, data, q);
+  FrameJacobian<Model> j(6, n);
+  jacobian(model, data, q, frame, rf, j);
+  const Eigen::LLT<typename Model::Matrix> llt(data.M);
+  const Eigen::Matrix<typename Model::Scalar, Dim, Model::nq> jt = j.template bottomRows<Dim>();
+  const Eigen::Matrix<typename Model::Scalar, Model::nq, Dim> minv_jt = llt.solve(jt.transpose());
+  out.Lambda_inv.noalias() = jt * minv_jt;
+  out.Lambda_inv = (typename Model::Scalar(0.5) * (out.Lambda_inv + out.Lambda_inv.transpose())).eval();
+  detail::invert_task_inertia(out);
+}
+
+/// Returning form of the dense route.
+template <int Dim = pose_task, typename Model, typename Q>
+OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia_dense(
+    const Model& model, const Eigen::MatrixBase<Q>& q, const FrameFor<Model>& frame,
+    ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model>& data = detail::thread_workspace(model);
+  OperationalSpaceInertia<typename Model::Scalar, Dim> out;
+  operational_space_inertia_dense(
+      model, data,
+      detail::checked_joint_vector(model, q, "operational_space_inertia_dense", "q"), frame, rf,
+      out);
+  return out;
+}
+
+/// Lambda, Lambda^-1 and the task-space bias forces mu (Coriolis, centrifugal) and p (gravity)
+/// of the frame F's task at (q, qd), in one sweep of ABA's passes (file comment): the
+/// articulated inertias and bias forces tip to base, then base to F's link the recursion of
+/// Omega and two acceleration recursions, one driven by the velocity products alone (a_0 = 0),
+/// one by gravity alone (qd = 0, a_0 = -g). mu and p are in the task's coordinates `rf`, the
+/// task acceleration being J qdd + Jdot qd with jdot_qd's convention (world: classical
+/// acceleration of F's origin; local: F's spatial acceleration in F's axes). O(n). Fills
+/// data.liMi, oMi, oS, ov, oc, oU, D, Dinv, u and oMf.
+template <typename Model, typename Q, typename Qd, int Dim>
+void operational_space_dynamics(const Model& model, DataFor<Model>& data,
+                                const Eigen::MatrixBase<Q>& q_in,
+                                const Eigen::MatrixBase<Qd>& qd_in, const FrameFor<Model>& frame,
+                                ReferenceFrame rf,
+                                OperationalSpaceDynamics<typename Model::Scalar, Dim>& out)
+    noexcept(!detail::checks_sizes<Model>) {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("operational_space_dynamics", model, data, "q", q_in, "qd", qd_in,
+                         "frame", frame);
+  using Scalar = typename Model::Scalar;
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
+  const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
+  const std::size_t n = detail::joint_count(model);
+  // Pass 1, base to tip: poses, motion subspaces, velocities v_i = v_p + S_i qd_i and
+  // velocity products c_i = v_i x S_i qd_i, in base coordinates                 RBDA Table 7.1
+  detail::world_kinematics(model, data, q);
+  Motion<Scalar> v_parent;
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    const Motion<Scalar> v = i == 0 ? s * qd[k] : v_parent + s * qd[k];
+    data.ov[i] = v;
+    v_parent = v;
+    data.oc[i] = cross(v, s) * qd[k];
+  });
+  // Pass 2, tip to base: IA_i, pA_i = v_i x* I_i v_i + pa_child, U_i, D_i and u_i = -S_i^T pA_i
+  // (tau = 0, no friction), and Ia, pa = pA_i + Ia c_i + U_i u_i / D_i for the parent (on a
+  // chain, link i + 1 is link i's child)                                         RBDA Table 7.1
+  ArticulatedInertia<Scalar> ia_child;
+  Force<Scalar> pa_child;
+  model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    const Motion<Scalar>& v = data.ov[i];
+    const Inertia<Scalar> inertia = model.inertia_in(i, data.oMi[i]);
+    ArticulatedInertia<Scalar> ia(inertia);
+    Force<Scalar> pa = cross(v, inertia * v);
+    if (i + 1 < n) {
+      ia = ia_child;
+      ia += inertia;
+      pa += pa_child;
+    }
+    const Force<Scalar> u_force = ia * s;
+    data.oU[i] = u_force;
+    const Scalar d = dot(s, u_force) + model.armature()[k];
+    const Scalar inv_d = Scalar(1) / d;
+    data.D[k] = d;
+    data.Dinv[k] = inv_d;
+    const Scalar u = -dot(s, pa);
+    data.u[k] = u;
+    if (i > 0) {
+      const Motion<Scalar>& c = data.oc[i];
+      const Force<Scalar> iac = ia * c;
+      pa_child = pa + iac + ((u - dot(c, u_force)) * inv_d) * u_force;
+      ia.subtract_outer(u_force, inv_d, ia_child);
+    }
+  });
+  if (frame.on_base()) {
+    data.oMf = frame.placement();
+    out.Lambda_inv.setZero();
+    detail::invert_task_inertia<Scalar, Dim>(out);
+    out.mu.setZero();
+    out.p.setZero();
+    return;
+  }
+  // Pass 3, base to L: Omega_i, and the accelerations of tau = 0 split in two:
+  //   velocity part: a'_i = a_p + c_i (a_0 = 0),  qdd_i = (u_i - U_i^T a'_i) / D_i
+  //   gravity part:  a'_i = a_p (a_0 = -g),       qdd_i = -U_i^T a'_i / D_i
+  //   a_i = a'_i + S_i qdd_i                                                       RBDA Table 7.1
+  const std::size_t link = frame.link();
+  Eigen::Matrix<Scalar, 6, 6> omega = Eigen::Matrix<Scalar, 6, 6>::Zero();
+  Motion<Scalar> a_v;
+  Motion<Scalar> a_g = model.base_acceleration();
+  // on a chain, L's support is joints 0..L
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    if (i > link) return;
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    const Force<Scalar>& u_force = data.oU[i];
+    detail::omega_step(omega, s, u_force, data.D[k], data.Dinv[k]);
+    a_v += data.oc[i];
+    a_v += s * ((data.u[k] - dot(a_v, u_force)) * data.Dinv[k]);
+    a_g += s * (-dot(a_g, u_force) * data.Dinv[k]);
+  });
+  // the real acceleration of the gravity part: the fictitious a_0 = -g removed (RBDA sec. 5.3)
+  a_g -= model.base_acceleration();
+  data.oMf = data.oMi[link] * frame.placement();
+  const Transform<Scalar> x = detail::task_transform(data.oMf, rf);
+  detail::task_inverse_inertia<Dim>(omega, x, out.Lambda_inv);
+  detail::invert_task_inertia(out);
+  // Task accelerations. xdd_v: F's spatial acceleration in the task coordinates, plus, for
+  // world, omega x pdot (the classical acceleration of F's origin, RBDA sec. 2.11, as jdot_qd)
+  Eigen::Matrix<Scalar, 6, 1> xdd_v = x.act_inv(a_v).vector();
+  if (rf == ReferenceFrame::world) {
+    const Motion<Scalar>& v = data.ov[link];
+    const Vector3<Scalar> pdot = v.linear + detail::cross3(v.angular, data.oMf.translation);
+    xdd_v.template tail<3>() += detail::cross3(v.angular, pdot);
+  }
+  const Eigen::Matrix<Scalar, 6, 1> xdd_g = x.act_inv(a_g).vector();
+  out.mu.noalias() = -(out.Lambda * xdd_v.template tail<Dim>());
+  out.p.noalias() = -(out.Lambda * xdd_g.template tail<Dim>());
+}
+
+/// Returning form of operational_space_dynamics (Dim: pose_task or position_task).
+template <int Dim = pose_task, typename Model, typename Q, typename Qd>
+OperationalSpaceDynamics<typename Model::Scalar, Dim> operational_space_dynamics(
+    const Model& model, const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Qd>& qd,
+    const FrameFor<Model>& frame, ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model>& data = detail::thread_workspace(model);
+  OperationalSpaceDynamics<typename Model::Scalar, Dim> out;
+  operational_space_dynamics(
+      model, data, detail::checked_joint_vector(model, q, "operational_space_dynamics", "q"),
+      detail::checked_joint_vector(model, qd, "operational_space_dynamics", "qd"), frame, rf, out);
+  return out;
+}
+
+/// Returning form for a named frame. Throws IndexError if there is none.
+template <int Dim = pose_task, typename Model, typename Q, typename Qd>
+OperationalSpaceDynamics<typename Model::Scalar, Dim> operational_space_dynamics(
+    const Model& model, const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Qd>& qd,
+    std::string_view name, ReferenceFrame rf = ReferenceFrame::world) {
+  return operational_space_dynamics<Dim>(model, q, qd, model.frame(name), rf);
+}
+
+namespace detail {
+
+/// Jbar = M^-1 J^T Lambda from the articulated pass (data.oS, oU, Dinv) and out.Lambda: the
+/// joint accelerations of the chain at rest under the Dim task forces Lambda e_k, all at once
+/// (extended force propagation). The forces in base coordinates, F = X^T E Lambda (E the
+/// task's rows), climb from L to the base, each joint taking u_i = S_i^T F and passing
+/// F - U_i D_i^-1 u_i on; then from the base to the tip qdd_i = D_i^-1 (u_i - U_i^T A) and
+/// A += S_i qdd_i, A the acceleration of the links, zero at the base. u_i waits in row i of
+/// jbar until the acceleration pass overwrites it with qdd_i.
+template <typename Model, int Dim>
+void task_inverse(const Model& model, DataFor<Model>& data, std::size_t link,
+                  const Transform<typename Model::Scalar>& x,
+                  const Eigen::Matrix<typename Model::Scalar, Dim, Dim>& lambda,
+                  TaskInverse<Model, Dim>& jbar) noexcept {
+  using Scalar = typename Model::Scalar;
+  using Block = Eigen::Matrix<Scalar, 6, Dim>;
+  Block f;  // column k: the wrench of task force Lambda e_k on link L, base coordinates
+  for (int k = 0; k < Dim; ++k) {
+    Force<Scalar> task;
+    if constexpr (Dim == 6) {
+      task = Force<Scalar>(lambda.col(k).template head<3>(), lambda.col(k).template tail<3>());
+    } else {
+      task.linear = lambda.col(k);
+    }
+    f.col(k) = x.act(task).vector();
+  }
+  model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    if (i > link) {
+      jbar.row(k).setZero();
+      return;
+    }
+    const Eigen::Matrix<Scalar, 1, 6> s = data.oS[i].vector().transpose();
+    const Eigen::Matrix<Scalar, 6, 1> u = data.oU[i].vector();
+    const Eigen::Matrix<Scalar, 1, Dim> ui = s * f;
+    jbar.row(k) = ui;
+    f.noalias() -= (u * data.Dinv[k]) * ui;
+  });
+  Block a = Block::Zero();
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Eigen::Matrix<Scalar, 6, 1> s = data.oS[i].vector();
+    const Eigen::Matrix<Scalar, 1, 6> u = data.oU[i].vector().transpose();
+    const Eigen::Matrix<Scalar, 1, Dim> qdd = (jbar.row(k) - u * a) * data.Dinv[k];
+    jbar.row(k) = qdd;
+    a.noalias() += s * qdd;
+  });
+}
+
+}  // namespace detail
+
+/// The dynamically consistent generalized inverse of the task's Jacobian, Jbar = M^-1 J^T
+/// Lambda (nq x Dim; Khatib 1987), and the task's Lambda, Lambda^-1 and rcond into `lambda`:
+/// J Jbar = 1, and Jbar F is the joint acceleration that a task force F causes at rest. By
+/// the recursion of operational_space_inertia and extended force propagation (file comment),
+/// O(n Dim), M^-1 never formed. Jbar in the task coordinates `rf` (its rows are the task's
+/// force directions). For a frame on the base Jbar is zero. Fills what operational_space_inertia
+/// fills.
+template <typename Model, typename Q, int Dim>
+void dynamically_consistent_inverse(const Model& model, DataFor<Model>& data,
+                                    const Eigen::MatrixBase<Q>& q_in,
+                                    const FrameFor<Model>& frame, ReferenceFrame rf,
+                                    OperationalSpaceInertia<typename Model::Scalar, Dim>& lambda,
+                                    TaskInverse<Model, Dim>& jbar)
+    noexcept(!detail::checks_sizes<Model>) {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("dynamically_consistent_inverse", model, data, "q", q_in, "frame",
+                         frame);
+  detail::check_matrix<Model>("dynamically_consistent_inverse", "jbar", jbar,
+                              Eigen::Index(detail::joint_count(model)), Dim);
+  const Transform<typename Model::Scalar> x = detail::operational_space_inertia_of<Dim>(
+      model, data, detail::as_joint_vector<Model>(q_in.derived()), frame, rf, lambda);
+  if (frame.on_base()) {
+    jbar.setZero();
+    return;
+  }
+  detail::task_inverse(model, data, frame.link(), x, lambda.Lambda, jbar);
+}
+
+/// Returning form: Jbar (nq x Dim) alone.
+template <int Dim = pose_task, typename Model, typename Q>
+TaskInverse<Model, Dim> dynamically_consistent_inverse(const Model& model,
+                                                       const Eigen::MatrixBase<Q>& q,
+                                                       const FrameFor<Model>& frame,
+                                                       ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model>& data = detail::thread_workspace(model);
+  OperationalSpaceInertia<typename Model::Scalar, Dim> lambda;
+  TaskInverse<Model, Dim> jbar(Eigen::Index(detail::joint_count(model)), Dim);
+  dynamically_consistent_inverse(
+      model, data, detail::checked_joint_vector(model, q, "dynamically_consistent_inverse", "q"),
+      frame, rf, lambda, jbar);
+  return jbar;
+}
+
+/// The dynamically consistent null-space projector of the task, N = 1 - Jbar J (nq x nq), with
+/// Jbar and Lambda of dynamically_consistent_inverse in `jbar` and `lambda`: J N = 0, N N = N,
+/// N M^-1 = M^-1 N^T, and Jbar^T M N = 0 (the null space is M-orthogonal to the task). A
+/// posture torque tau_0 added as N^T tau_0 causes no task acceleration (Khatib 1987). N does not depend on
+/// the task coordinates (J and Jbar change by inverse transforms); `rf` is that of Jbar.
+/// O(n^2 Dim) for the product; the rest as dynamically_consistent_inverse.
+template <typename Model, typename Q, int Dim>
+void null_space_projector(const Model& model, DataFor<Model>& data,
+                          const Eigen::MatrixBase<Q>& q_in, const FrameFor<Model>& frame,
+                          ReferenceFrame rf,
+                          OperationalSpaceInertia<typename Model::Scalar, Dim>& lambda,
+                          TaskInverse<Model, Dim>& jbar, typename Model::Matrix& N)
+    noexcept(!detail::checks_sizes<Model>) {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto n = Eigen::Index(detail::joint_count(model));
+  detail::check_matrix<Model>("null_space_projector", "N", N, n, n);
+  dynamically_consistent_inverse(model, data, q_in, frame, rf, lambda, jbar);
+  using Scalar = typename Model::Scalar;
+  N.setIdentity();
+  if (frame.on_base()) return;
+  const Transform<Scalar> x = detail::task_transform(data.oMf, rf);
+  // column j of J: joint j's motion subspace in the task coordinates (jacobian.hpp)
+  model.indices_forward([&](const std::size_t j) CHAINDYN_ALWAYS_INLINE {
+    if (j > frame.link()) return;
+    const Eigen::Matrix<Scalar, 6, 1> column = x.act_inv(data.oS[j]).vector();
+    N.col(Eigen::Index(j)).noalias() -= jbar * column.template tail<Dim>();
+  });
+}
+
+/// Returning form: N alone.
+template <int Dim = pose_task, typename Model, typename Q>
+typename Model::Matrix null_space_projector(const Model& model, const Eigen::MatrixBase<Q>& q,
+                                            const FrameFor<Model>& frame) {
+  Data<Model>& data = detail::thread_workspace(model);
+  const auto n = Eigen::Index(detail::joint_count(model));
+  OperationalSpaceInertia<typename Model::Scalar, Dim> lambda;
+  TaskInverse<Model, Dim> jbar(n, Dim);
+  typename Model::Matrix N(n, n);
+  null_space_projector(model, data,
+                       detail::checked_joint_vector(model, q, "null_space_projector", "q"), frame,
+                       ReferenceFrame::world, lambda, jbar, N);
+  return N;
+}
+
+}  // namespace chaindyn
