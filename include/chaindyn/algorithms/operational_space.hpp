@@ -43,11 +43,8 @@
 /// reference the tests compare with; docs/benchmarks.md times both.
 #pragma once
 
-#include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/algorithms/jacobian.hpp"
-#include "chaindyn/algorithms/crba.hpp"
-
-#include <Eigen/Cholesky>
+#include "chaindyn/algorithms/forward_dynamics_crba.hpp"
 
 #include <limits>
 
@@ -69,9 +66,9 @@ struct OperationalSpaceInertia {
   /// Lambda = (J M^-1 J^T)^-1 (kg, kg m^2 and their coupling): the inverse of Lambda_inv by
   /// Cholesky, symmetric. NaN where Lambda_inv is not positive definite (rcond == 0).
   TaskMatrix Lambda = TaskMatrix::Zero();
-  /// An estimate of the reciprocal condition number of Lambda_inv in the 1-norm (Eigen's
-  /// LLT::rcond): 1 for an isotropic task, near 0 near a singular configuration (the errors
-  /// of Lambda grow as 1 / rcond), exactly 0 where Cholesky fails.
+  /// The reciprocal condition number of Lambda_inv in the 1-norm, 1 / (|Lambda_inv|_1
+  /// |Lambda|_1): 1 for an isotropic task, near 0 near a singular configuration (the relative
+  /// errors of Lambda grow as 1 / rcond), exactly 0 where Cholesky fails.
   Scalar rcond = Scalar(0);
 };
 
@@ -101,7 +98,7 @@ Transform<Scalar> task_transform(const Transform<Scalar>& oMf, ReferenceFrame rf
 }
 
 template <typename Scalar>
-CHAINDYN_ALWAYS_INLINE Eigen::Matrix<Scalar, 6, 1> motion_to_task(
+inline CHAINDYN_ALWAYS_INLINE Eigen::Matrix<Scalar, 6, 1> motion_to_task(
     const Transform<Scalar>& x, const Eigen::Matrix<Scalar, 6, 1>& m) noexcept {
   return x.act_inv(Motion<Scalar>(m.template head<3>(), m.template tail<3>())).vector();
 }
@@ -142,7 +139,7 @@ void articulated_inertias(const Model& model, DataFor<Model>& data,
 /// With s' = S / D, w = Omega U and beta = U^T w this is the symmetric rank-2 update
 ///     Omega <- Omega + s' g^T + g s'^T,   g = (beta + D) / 2 s' - w.
 template <typename Scalar>
-CHAINDYN_ALWAYS_INLINE void omega_step(Eigen::Matrix<Scalar, 6, 6>& omega, const Motion<Scalar>& s,
+inline CHAINDYN_ALWAYS_INLINE void omega_step(Eigen::Matrix<Scalar, 6, 6>& omega, const Motion<Scalar>& s,
                                        const Force<Scalar>& u, const Scalar& d,
                                        const Scalar& inv_d) noexcept {
   using Vector6 = Eigen::Matrix<Scalar, 6, 1>;
@@ -173,19 +170,61 @@ void task_inverse_inertia(const Eigen::Matrix<Scalar, 6, 6>& omega, const Transf
   out = Scalar(0.5) * (block + block.transpose());
 }
 
-/// Lambda from Lambda^-1 by Cholesky, and the reciprocal condition estimate; NaN and rcond 0
-/// where Lambda^-1 is not positive definite.
+/// Lambda from Lambda^-1 by Cholesky (Lambda^-1 = L L^T, Lambda = L^-T L^-1, written out for
+/// Dim <= 6: Eigen's LLT compiles its blocked path for large matrices too), and the reciprocal
+/// condition number in the 1-norm, 1 / (|Lambda^-1|_1 |Lambda|_1). NaN and rcond 0 where
+/// Lambda^-1 is not positive definite.
 template <typename Scalar, int Dim>
 void invert_task_inertia(OperationalSpaceInertia<Scalar, Dim>& out) noexcept {
-  const Eigen::LLT<Eigen::Matrix<Scalar, Dim, Dim>> llt(out.Lambda_inv);
-  if (llt.info() != Eigen::Success || !(llt.matrixLLT().diagonal().minCoeff() > Scalar(0))) {
-    out.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-    out.rcond = Scalar(0);
-    return;
+  using std::abs;
+  using std::sqrt;
+  const auto& a = out.Lambda_inv;
+  Scalar l[Dim][Dim] = {};  // L, lower triangle
+  Scalar inv[Dim][Dim] = {};  // L^-1, lower triangle
+  for (int i = 0; i < Dim; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      Scalar s = a(i, j);
+      for (int k = 0; k < j; ++k) s -= l[i][k] * l[j][k];
+      if (i == j) {
+        if (!(s > Scalar(0))) {
+          out.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+          out.rcond = Scalar(0);
+          return;
+        }
+        l[i][i] = sqrt(s);
+      } else {
+        l[i][j] = s / l[j][j];
+      }
+    }
   }
-  out.Lambda = llt.solve(Eigen::Matrix<Scalar, Dim, Dim>::Identity());
-  out.Lambda = Scalar(0.5) * (out.Lambda + out.Lambda.transpose()).eval();
-  out.rcond = llt.rcond();
+  // L^-1 by forward substitution, column by column
+  for (int j = 0; j < Dim; ++j) {
+    inv[j][j] = Scalar(1) / l[j][j];
+    for (int i = j + 1; i < Dim; ++i) {
+      Scalar s(0);
+      for (int k = j; k < i; ++k) s -= l[i][k] * inv[k][j];
+      inv[i][j] = s / l[i][i];
+    }
+  }
+  // Lambda = L^-T L^-1: entry (r, c) = sum over k >= max(r, c) of inv[k][r] inv[k][c]
+  for (int c = 0; c < Dim; ++c) {
+    for (int r = 0; r <= c; ++r) {
+      Scalar s(0);
+      for (int k = c; k < Dim; ++k) s += inv[k][r] * inv[k][c];
+      out.Lambda(r, c) = out.Lambda(c, r) = s;
+    }
+  }
+  Scalar norm_inv(0), norm(0);
+  for (int c = 0; c < Dim; ++c) {
+    Scalar sum_inv(0), sum(0);
+    for (int r = 0; r < Dim; ++r) {
+      sum_inv += abs(a(r, c));
+      sum += abs(out.Lambda(r, c));
+    }
+    if (sum_inv > norm_inv) norm_inv = sum_inv;
+    if (sum > norm) norm = sum;
+  }
+  out.rcond = Scalar(1) / (norm_inv * norm);
 }
 
 /// Omega_L, the inverse articulated-body inertia of link `link` in base coordinates, from the
@@ -277,10 +316,12 @@ OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia(
   return operational_space_inertia<Dim>(model, q, model.frame(name), rf);
 }
 
-/// The dense route to the same numbers, the reference for the recursive one: M by crba,
-/// its Cholesky factor, J by jacobian, Lambda^-1 = J M^-1 J^T (O(n^3)), Lambda by Cholesky.
-/// Allocation-free on a compile-time chain (fixed-size temporaries); a ChainX's temporaries
-/// are allocated. Fills data.M (and what crba and jacobian fill) and data.oMf.
+/// The dense route to the same numbers, the reference for the recursive one: M by crba, its
+/// Cholesky factor L (L L^T = M, forward_dynamics_crba's detail::cholesky_factor), J by
+/// jacobian, Y = L^-1 J^T by forward substitution and Lambda^-1 = Y^T Y = J M^-1 J^T
+/// (O(n^3)), Lambda by Cholesky. Allocation-free on a compile-time chain (fixed-size
+/// temporaries); a ChainX's J and Y are allocated. Fills data.M, data.L (and what crba and
+/// jacobian fill) and data.oMf.
 template <typename Model, typename Q, int Dim>
 void operational_space_inertia_dense(const Model& model, DataFor<Model>& data,
                                      const Eigen::MatrixBase<Q>& q_in,
@@ -289,16 +330,30 @@ void operational_space_inertia_dense(const Model& model, DataFor<Model>& data,
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
   detail::check_in_place("operational_space_inertia_dense", model, data, "q", q_in, "frame",
                          frame);
+  using Scalar = typename Model::Scalar;
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto n = Eigen::Index(detail::joint_count(model));
   crba(model, data, q);
+  detail::cholesky_factor(data.M, data.L);
   FrameJacobian<Model> j(6, n);
   jacobian(model, data, q, frame, rf, j);
-  const Eigen::LLT<typename Model::Matrix> llt(data.M);
-  const Eigen::Matrix<typename Model::Scalar, Dim, Model::nq> jt = j.template bottomRows<Dim>();
-  const Eigen::Matrix<typename Model::Scalar, Model::nq, Dim> minv_jt = llt.solve(jt.transpose());
-  out.Lambda_inv.noalias() = jt * minv_jt;
-  out.Lambda_inv = (typename Model::Scalar(0.5) * (out.Lambda_inv + out.Lambda_inv.transpose())).eval();
+  // Y = L^-1 J^T, one forward substitution per task row
+  Eigen::Matrix<Scalar, Model::nq, Dim> y(n, Dim);
+  for (int c = 0; c < Dim; ++c) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      Scalar s = j(6 - Dim + c, i);
+      for (Eigen::Index k = 0; k < i; ++k) s -= data.L(i, k) * y(k, c);
+      y(i, c) = s / data.L(i, i);
+    }
+  }
+  // Lambda^-1 = Y^T Y, one dot product per entry of the upper triangle
+  for (int c = 0; c < Dim; ++c) {
+    for (int r = 0; r <= c; ++r) {
+      Scalar s(0);
+      for (Eigen::Index i = 0; i < n; ++i) s += y(i, r) * y(i, c);
+      out.Lambda_inv(r, c) = out.Lambda_inv(c, r) = s;
+    }
+  }
   detail::invert_task_inertia(out);
 }
 
