@@ -62,7 +62,7 @@ FmVec6 velocity_from_poses(const Transform<double>& before, const Transform<doub
   return out;
 }
 
-FmVec6 rotated(const Eigen::Matrix3d& r, const FmVec6& m) {
+FmVec6 fm_rotated(const Eigen::Matrix3d& r, const FmVec6& m) {
   FmVec6 out;
   out << r * m.head<3>(), r * m.tail<3>();
   return out;
@@ -81,7 +81,7 @@ TEST_CASE("frame_velocity equals finite differences of frame_pose and J qd, in w
     const FmVec6 world = frame_velocity(model, path.q, path.qd, frame).vector();
     const FmVec6 local = frame_velocity(model, path.q, path.qd, frame, ReferenceFrame::local).vector();
     CHECK(relative_error(world, fd) < 1e-7);
-    CHECK(relative_error(rotated(now.rotation, local), world) < 1e-13);
+    CHECK(relative_error(fm_rotated(now.rotation, local), world) < 1e-13);
     CHECK(relative_error(world, FmVec6(jacobian(model, path.q, frame) * path.qd)) < 1e-13);
   });
 }
@@ -119,13 +119,13 @@ TEST_CASE("frame accelerations equal finite differences of frame velocities; at 
     const FmVec6 spatial_local =
         frame_acceleration(model, path.q, path.qd, path.qdd, frame, ReferenceFrame::local).vector();
     const FmVec6 spatial_world = frame_acceleration(model, path.q, path.qd, path.qdd, frame).vector();
-    CHECK(relative_error(rotated(r, spatial_local), spatial_world) < 1e-13);
+    CHECK(relative_error(fm_rotated(r, spatial_local), spatial_world) < 1e-13);
     const FmVec6 classical_local = frame_classical_acceleration(model, path.q, path.qd, path.qdd,
                                                                 frame, ReferenceFrame::local)
                                        .vector();
     const FmVec6 classical_world =
         frame_classical_acceleration(model, path.q, path.qd, path.qdd, frame).vector();
-    CHECK(relative_error(rotated(r, classical_local), classical_world) < 1e-13);
+    CHECK(relative_error(fm_rotated(r, classical_local), classical_world) < 1e-13);
   });
 }
 

@@ -102,6 +102,12 @@ void check_against_dense(const Model& model, const typename Model::Vector& q,
     TaskInverse<Model, Dim> jbar(q.size(), Dim);
     dynamically_consistent_inverse(model, data, q, frame, rf, lambda, jbar);
     REQUIRE(lambda.Lambda == inertia.Lambda);
+    // the one-sweep form gives the same Jbar (and the returning form's numbers)
+    OperationalSpaceDynamics<double, Dim> dyn;
+    TaskInverse<Model, Dim> jbar_sweep(q.size(), Dim);
+    operational_space_dynamics(model, data, q, qd, frame, rf, dyn, jbar_sweep);
+    REQUIRE(relative_error(jbar_sweep, jbar) < 1e-12);
+    REQUIRE(relative_error(dyn.mu, os.mu) < 1e-14);
     const double e_jbar = relative_error(jbar, dense.jbar);
     CHECK(e_jbar < tol);
     worst_lambda = std::max(worst_lambda, e_lambda);

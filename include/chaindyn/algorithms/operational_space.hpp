@@ -97,12 +97,6 @@ Transform<Scalar> task_transform(const Transform<Scalar>& oMf, ReferenceFrame rf
   return rf == ReferenceFrame::world ? Transform<Scalar>::Translation(oMf.translation) : oMf;
 }
 
-template <typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE Eigen::Matrix<Scalar, 6, 1> motion_to_task(
-    const Transform<Scalar>& x, const Eigen::Matrix<Scalar, 6, 1>& m) noexcept {
-  return x.act_inv(Motion<Scalar>(m.template head<3>(), m.template tail<3>())).vector();
-}
-
 /// ABA's articulated inertias in base coordinates for a chain at rest (RBDA Table 7.1, pass 2
 /// without bias forces; the coordinates of aba.hpp): data.liMi, oMi, oS (every link), oU, D,
 /// Dinv. The articulated inertia of link i is its rigid inertia plus what its child hands on
@@ -148,69 +142,91 @@ inline CHAINDYN_ALWAYS_INLINE void omega_step(Eigen::Matrix<Scalar, 6, 6>& omega
   const Vector6 w = omega * uv;
   const Scalar beta = uv.dot(w);
   const Vector6 g = (Scalar(0.5) * (beta + d)) * sd - w;
-  for (int c = 0; c < 6; ++c) {
-    for (int r = 0; r <= c; ++r) omega(r, c) += sd[r] * g[c] + g[r] * sd[c];
-  }
-  for (int c = 0; c < 6; ++c) {
-    for (int r = c + 1; r < 6; ++r) omega(r, c) = omega(c, r);
-  }
+  // all 36 entries (column by column, vectorised) rather than a triangle and its mirror
+  for (int c = 0; c < 6; ++c) omega.col(c) += sd * g[c] + g * sd[c];
 }
 
-/// Lambda^-1 of the task from Omega_L (base coordinates) and the task transform x:
-/// X Omega X^T, the block of the task's rows, symmetrized.
+/// Lambda^-1 of the task from Omega_L (base coordinates) and the task transform x (rotation R,
+/// translation p, P = [p]x): X Omega X^T with X = x.act_inv, by blocks. With Omega = [A B;
+/// B^T C], the shift to F's origin, T = [1 0; -P 1], gives
+///     T Omega T^T = [A,  B + A P;  B^T - P A,  C + B^T P - P B - P A P],
+/// then each block is turned by R^T on both sides (world: R = 1). Only the blocks of the task's
+/// rows are formed; the result is symmetrized.
 template <int Dim, typename Scalar>
 void task_inverse_inertia(const Eigen::Matrix<Scalar, 6, 6>& omega, const Transform<Scalar>& x,
-                          Eigen::Matrix<Scalar, Dim, Dim>& out) noexcept {
-  Eigen::Matrix<Scalar, 6, 6> y, z;
-  for (int k = 0; k < 6; ++k) y.col(k) = motion_to_task<Scalar>(x, omega.col(k));  // X Omega
-  for (int k = 0; k < 6; ++k) {
-    z.col(k) = motion_to_task<Scalar>(x, y.row(k).transpose());  // X (X Omega)^T
+                          bool rotate, Eigen::Matrix<Scalar, Dim, Dim>& out) noexcept {
+  const Matrix3<Scalar> a = omega.template topLeftCorner<3, 3>();
+  const Matrix3<Scalar> b = omega.template topRightCorner<3, 3>();
+  const Matrix3<Scalar> c = omega.template bottomRightCorner<3, 3>();
+  const Matrix3<Scalar> p = skew(x.translation);
+  const Matrix3<Scalar> bt_pa = b.transpose() - p * a;  // B^T - P A
+  Matrix3<Scalar> cc = c - p * b + bt_pa * p;             // C - P B + (B^T - P A) P
+  cc = (Scalar(0.5) * (cc + cc.transpose())).eval();
+  if constexpr (Dim == 3) {
+    out = rotate ? Matrix3<Scalar>(x.rotation.transpose() * cc * x.rotation) : cc;
+  } else {
+    Matrix3<Scalar> aa = Scalar(0.5) * (a + a.transpose());
+    Matrix3<Scalar> ba = bt_pa;  // the lower-left block
+    if (rotate) {
+      const Matrix3<Scalar> rt = x.rotation.transpose();
+      aa = (rt * aa * x.rotation).eval();
+      ba = (rt * ba * x.rotation).eval();
+      cc = (rt * cc * x.rotation).eval();
+    }
+    out.template topLeftCorner<3, 3>() = aa;
+    out.template bottomLeftCorner<3, 3>() = ba;
+    out.template topRightCorner<3, 3>() = ba.transpose();
+    out.template bottomRightCorner<3, 3>() = cc;
   }
-  const auto block = z.template bottomRightCorner<Dim, Dim>();
-  out = Scalar(0.5) * (block + block.transpose());
 }
 
-/// Lambda from Lambda^-1 by Cholesky (Lambda^-1 = L L^T, Lambda = L^-T L^-1, written out for
-/// Dim <= 6: Eigen's LLT compiles its blocked path for large matrices too), and the reciprocal
-/// condition number in the 1-norm, 1 / (|Lambda^-1|_1 |Lambda|_1). NaN and rcond 0 where
-/// Lambda^-1 is not positive definite.
+/// Lambda from Lambda^-1 by the square-root-free Cholesky factorization Lambda^-1 = L D L^T
+/// (L unit lower triangular; Golub & Van Loan, Matrix Computations, 4th ed., sec. 4.1.2),
+/// Lambda = L^-T D^-1 L^-1, written out for Dim <= 6 (one division per pivot; Eigen's LLT
+/// compiles its blocked path for large matrices too), and the reciprocal condition number in
+/// the 1-norm, 1 / (|Lambda^-1|_1 |Lambda|_1). NaN and rcond 0 where Lambda^-1 is not
+/// positive definite (a pivot not > 0).
 template <typename Scalar, int Dim>
 void invert_task_inertia(OperationalSpaceInertia<Scalar, Dim>& out) noexcept {
   using std::abs;
-  using std::sqrt;
   const auto& a = out.Lambda_inv;
-  Scalar l[Dim][Dim] = {};  // L, lower triangle
-  Scalar inv[Dim][Dim] = {};  // L^-1, lower triangle
-  for (int i = 0; i < Dim; ++i) {
-    for (int j = 0; j <= i; ++j) {
-      Scalar s = a(i, j);
-      for (int k = 0; k < j; ++k) s -= l[i][k] * l[j][k];
-      if (i == j) {
-        if (!(s > Scalar(0))) {
-          out.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-          out.rcond = Scalar(0);
-          return;
-        }
-        l[i][i] = sqrt(s);
-      } else {
-        l[i][j] = s / l[j][j];
-      }
-    }
-  }
-  // L^-1 by forward substitution, column by column
+  Scalar l[Dim][Dim];   // L below the diagonal
+  Scalar d_diag[Dim];   // D
+  Scalar d_inv[Dim];    // 1 / D
+  Scalar inv[Dim][Dim];  // L^-1 below the diagonal (its diagonal is 1)
   for (int j = 0; j < Dim; ++j) {
-    inv[j][j] = Scalar(1) / l[j][j];
+    Scalar ld[Dim];  // l(j, k) d(k)
+    Scalar d = a(j, j);
+    for (int k = 0; k < j; ++k) {
+      ld[k] = l[j][k] * d_diag[k];
+      d -= l[j][k] * ld[k];
+    }
+    if (!(d > Scalar(0))) {
+      out.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+      out.rcond = Scalar(0);
+      return;
+    }
+    d_diag[j] = d;
+    d_inv[j] = Scalar(1) / d;
     for (int i = j + 1; i < Dim; ++i) {
-      Scalar s(0);
-      for (int k = j; k < i; ++k) s -= l[i][k] * inv[k][j];
-      inv[i][j] = s / l[i][i];
+      Scalar s = a(i, j);
+      for (int k = 0; k < j; ++k) s -= l[i][k] * ld[k];
+      l[i][j] = s * d_inv[j];
     }
   }
-  // Lambda = L^-T L^-1: entry (r, c) = sum over k >= max(r, c) of inv[k][r] inv[k][c]
+  // L^-1 by forward substitution: inv(i, j) = -sum_{j <= k < i} l(i, k) inv(k, j)
+  for (int j = 0; j < Dim; ++j) {
+    for (int i = j + 1; i < Dim; ++i) {
+      Scalar s = -l[i][j];
+      for (int k = j + 1; k < i; ++k) s -= l[i][k] * inv[k][j];
+      inv[i][j] = s;
+    }
+  }
+  // Lambda(r, c) = sum_{k >= max(r, c)} inv(k, r) d_inv(k) inv(k, c), r <= c
   for (int c = 0; c < Dim; ++c) {
     for (int r = 0; r <= c; ++r) {
-      Scalar s(0);
-      for (int k = c; k < Dim; ++k) s += inv[k][r] * inv[k][c];
+      Scalar s = (r == c ? Scalar(1) : inv[c][r]) * d_inv[c];
+      for (int k = c + 1; k < Dim; ++k) s += inv[k][r] * d_inv[k] * inv[k][c];
       out.Lambda(r, c) = out.Lambda(c, r) = s;
     }
   }
@@ -261,7 +277,8 @@ Transform<typename Model::Scalar> operational_space_inertia_of(
   }
   data.oMf = data.oMi[frame.link()] * frame.placement();
   const Transform<Scalar> x = task_transform(data.oMf, rf);
-  task_inverse_inertia<Dim>(link_inverse_inertia(model, data, frame.link()), x, out.Lambda_inv);
+  task_inverse_inertia<Dim>(link_inverse_inertia(model, data, frame.link()), x,
+                            rf == ReferenceFrame::local, out.Lambda_inv);
   invert_task_inertia(out);
   return x;
 }
@@ -468,7 +485,7 @@ void operational_space_dynamics(const Model& model, DataFor<Model>& data,
   a_g -= model.base_acceleration();
   data.oMf = data.oMi[link] * frame.placement();
   const Transform<Scalar> x = detail::task_transform(data.oMf, rf);
-  detail::task_inverse_inertia<Dim>(omega, x, out.Lambda_inv);
+  detail::task_inverse_inertia<Dim>(omega, x, rf == ReferenceFrame::local, out.Lambda_inv);
   detail::invert_task_inertia(out);
   // Task accelerations. xdd_v: F's spatial acceleration in the task coordinates, plus, for
   // world, omega x pdot (the classical acceleration of F's origin, RBDA sec. 2.11, as jdot_qd)
@@ -581,6 +598,27 @@ void dynamically_consistent_inverse(const Model& model, DataFor<Model>& data,
     return;
   }
   detail::task_inverse(model, data, frame.link(), x, lambda.Lambda, jbar);
+}
+
+/// operational_space_dynamics and, from the same passes, Jbar = M^-1 J^T Lambda
+/// (dynamically_consistent_inverse): what an operational-space controller needs at each tick,
+/// in one call, O(n Dim). The null-space projector is then 1 - Jbar J.
+template <typename Model, typename Q, typename Qd, int Dim>
+void operational_space_dynamics(const Model& model, DataFor<Model>& data,
+                                const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Qd>& qd,
+                                const FrameFor<Model>& frame, ReferenceFrame rf,
+                                OperationalSpaceDynamics<typename Model::Scalar, Dim>& out,
+                                TaskInverse<Model, Dim>& jbar)
+    noexcept(!detail::checks_sizes<Model>) {
+  detail::check_matrix<Model>("operational_space_dynamics", "jbar", jbar,
+                              Eigen::Index(detail::joint_count(model)), Dim);
+  operational_space_dynamics(model, data, q, qd, frame, rf, out);
+  if (frame.on_base()) {
+    jbar.setZero();
+    return;
+  }
+  detail::task_inverse(model, data, frame.link(), detail::task_transform(data.oMf, rf),
+                       out.Lambda, jbar);
 }
 
 /// Returning form: Jbar (nq x Dim) alone.
