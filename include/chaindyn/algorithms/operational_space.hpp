@@ -151,7 +151,7 @@ inline CHAINDYN_ALWAYS_INLINE void omega_step(Eigen::Matrix<Scalar, 6, 6>& omega
 /// B^T C], the shift to F's origin, T = [1 0; -P 1], gives
 ///     T Omega T^T = [A,  B + A P;  B^T - P A,  C + B^T P - P B - P A P],
 /// then each block is turned by R^T on both sides (world: R = 1). Only the blocks of the task's
-/// rows are formed; the result is symmetrized.
+/// rows are formed; the result is exactly symmetric (the upper triangles mirrored).
 template <int Dim, typename Scalar>
 void task_inverse_inertia(const Eigen::Matrix<Scalar, 6, 6>& omega, const Transform<Scalar>& x,
                           bool rotate, Eigen::Matrix<Scalar, Dim, Dim>& out) noexcept {
@@ -161,22 +161,29 @@ void task_inverse_inertia(const Eigen::Matrix<Scalar, 6, 6>& omega, const Transf
   const Matrix3<Scalar> p = skew(x.translation);
   const Matrix3<Scalar> bt_pa = b.transpose() - p * a;  // B^T - P A
   Matrix3<Scalar> cc = c - p * b + bt_pa * p;             // C - P B + (B^T - P A) P
-  cc = (Scalar(0.5) * (cc + cc.transpose())).eval();
-  if constexpr (Dim == 3) {
-    out = rotate ? Matrix3<Scalar>(x.rotation.transpose() * cc * x.rotation) : cc;
-  } else {
-    Matrix3<Scalar> aa = Scalar(0.5) * (a + a.transpose());
-    Matrix3<Scalar> ba = bt_pa;  // the lower-left block
-    if (rotate) {
-      const Matrix3<Scalar> rt = x.rotation.transpose();
+  Matrix3<Scalar> aa = a;
+  Matrix3<Scalar> ba = bt_pa;  // the lower-left block
+  if (rotate) {
+    const Matrix3<Scalar> rt = x.rotation.transpose();
+    cc = (rt * cc * x.rotation).eval();
+    if constexpr (Dim == 6) {
       aa = (rt * aa * x.rotation).eval();
       ba = (rt * ba * x.rotation).eval();
-      cc = (rt * cc * x.rotation).eval();
     }
-    out.template topLeftCorner<3, 3>() = aa;
+  }
+  // exactly symmetric: the upper triangles mirrored
+  if constexpr (Dim == 3) {
+    out = cc.template triangularView<Eigen::Upper>();
+    out.template triangularView<Eigen::StrictlyLower>() = cc.transpose();
+  } else {
+    out.template topLeftCorner<3, 3>() = aa.template triangularView<Eigen::Upper>();
+    out.template topLeftCorner<3, 3>().template triangularView<Eigen::StrictlyLower>() =
+        aa.transpose();
+    out.template bottomRightCorner<3, 3>() = cc.template triangularView<Eigen::Upper>();
+    out.template bottomRightCorner<3, 3>().template triangularView<Eigen::StrictlyLower>() =
+        cc.transpose();
     out.template bottomLeftCorner<3, 3>() = ba;
     out.template topRightCorner<3, 3>() = ba.transpose();
-    out.template bottomRightCorner<3, 3>() = cc;
   }
 }
 
