@@ -40,7 +40,15 @@ const TaskFixture<Model>& fixture() {
   }
 }
 
-enum class Kind { recursive, dense, recursive_position, dense_position, dynamics, jbar, null_space };
+enum class Kind {
+  recursive,
+  dense,
+  recursive_position,
+  dense_position,
+  dynamics,
+  jbar,
+  null_space
+};
 
 template <typename Model, Kind kind>
 void bm_task(benchmark::State& state) {

@@ -71,7 +71,8 @@ struct Task {
     const double s = std::sin(theta), c = std::cos(theta);
     p = center + radius * Eigen::Vector3d(0, s, 1 - c);
     v = radius * rate * Eigen::Vector3d(0, c, s);
-    a = radius * accel * Eigen::Vector3d(0, c, s) + radius * rate * rate * Eigen::Vector3d(0, -s, c);
+    a = radius * accel * Eigen::Vector3d(0, c, s) +
+        radius * rate * rate * Eigen::Vector3d(0, -s, c);
   }
 
   /// The wall's force on the flange at position p (zero off the wall).
@@ -103,7 +104,8 @@ Vector6 task_acceleration(const Task& task, const Gains& g, double t, const Tran
   Eigen::Vector3d pd, vd, ad;
   task.desired(t, pd, vd, ad);
   Vector6 a;
-  a.head<3>() = g.w_orientation * g.w_orientation * orientation_error(pose.rotation, task.rotation) -
+  const double w2 = g.w_orientation * g.w_orientation;
+  a.head<3>() = w2 * orientation_error(pose.rotation, task.rotation) -
                 2 * g.w_orientation * velocity.head<3>();
   const Eigen::Vector3d e = pd - pose.translation, de = vd - velocity.tail<3>();
   a.tail<3>() = ad + 2 * g.w * de + g.w * g.w * e;
@@ -261,7 +263,9 @@ int run(int argc, char** argv) {
     }
     if (k == steps) break;
     // RK4, the torque held over the step
-    const auto f = [&](const Vector& qq, const Vector& vv) { return plant.acceleration(qq, vv, tau); };
+    const auto f = [&](const Vector& qq, const Vector& vv) {
+      return plant.acceleration(qq, vv, tau);
+    };
     const Vector k1v = f(q, qd), k1q = qd;
     const Vector k2v = f(q + 0.5 * dt * k1q, qd + 0.5 * dt * k1v), k2q = qd + 0.5 * dt * k1v;
     const Vector k3v = f(q + 0.5 * dt * k2q, qd + 0.5 * dt * k2v), k3q = qd + 0.5 * dt * k2v;

@@ -97,7 +97,8 @@ template <typename Model, typename Q, typename Qd, typename Qdd>
 void frame_acceleration(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
                         const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
                         const FrameFor<Model>& frame, ReferenceFrame rf,
-                        Motion<typename Model::Scalar>& out) noexcept(!detail::checks_sizes<Model>) {
+                        Motion<typename Model::Scalar>& out)
+    noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
   detail::check_in_place("frame_acceleration", model, data, "q", q, "qd", qd, "qdd", qdd, "frame",
                          frame);

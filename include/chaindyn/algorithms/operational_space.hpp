@@ -133,7 +133,8 @@ void articulated_inertias(const Model& model, DataFor<Model>& data,
 /// With s' = S / D, w = Omega U and beta = U^T w this is the symmetric rank-2 update
 ///     Omega <- Omega + s' g^T + g s'^T,   g = (beta + D) / 2 s' - w.
 template <typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE void omega_step(Eigen::Matrix<Scalar, 6, 6>& omega, const Motion<Scalar>& s,
+inline CHAINDYN_ALWAYS_INLINE void omega_step(Eigen::Matrix<Scalar, 6, 6>& omega,
+                                              const Motion<Scalar>& s,
                                        const Force<Scalar>& u, const Scalar& d,
                                        const Scalar& inv_d) noexcept {
   using Vector6 = Eigen::Matrix<Scalar, 6, 1>;
@@ -646,8 +647,9 @@ TaskInverse<Model, Dim> dynamically_consistent_inverse(const Model& model,
 /// The dynamically consistent null-space projector of the task, N = 1 - Jbar J (nq x nq), with
 /// Jbar and Lambda of dynamically_consistent_inverse in `jbar` and `lambda`: J N = 0, N N = N,
 /// N M^-1 = M^-1 N^T, and Jbar^T M N = 0 (the null space is M-orthogonal to the task). A
-/// posture torque tau_0 added as N^T tau_0 causes no task acceleration (Khatib 1987). N does not depend on
-/// the task coordinates (J and Jbar change by inverse transforms); `rf` is that of Jbar.
+/// posture torque tau_0 added as N^T tau_0 causes no task acceleration (Khatib 1987). N does
+/// not depend on the task coordinates (J and Jbar change by inverse transforms); `rf` is that
+/// of Jbar.
 /// O(n^2 Dim) for the product; the rest as dynamically_consistent_inverse.
 template <typename Model, typename Q, int Dim>
 void null_space_projector(const Model& model, DataFor<Model>& data,
