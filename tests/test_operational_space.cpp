@@ -283,3 +283,51 @@ TEST_CASE("operational-space forms of a ChainX check their sizes; a compile-time
   static_assert(noexcept(null_space_projector(iiwa, arm_data, aq, flange, ReferenceFrame::world,
                                               dyn, ajbar, aN)));
 }
+
+TEST_CASE("several frames at once: the stacked Lambda^-1 equals J M^-1 J^T of the stacked Jacobian",
+          "[operational_space]") {
+  std::mt19937 gen(test::kSeed + 330u);
+  // a ChainX of 14 joints (enough for two 6-D tasks) and the iiwa (7: the stacked task singular)
+  std::vector<Link<double>> links;
+  std::vector<JointKind> kinds;
+  for (int i = 0; i < 14; ++i) {
+    links.push_back(test::random_link(gen));
+    kinds.push_back(i % 4 == 2 ? JointKind::prismatic : JointKind::revolute);
+  }
+  using X = ChainX<double>;
+  const X chain(links, kinds);
+  const X iiwa = X::from(robots::kuka_iiwa());
+  for (const X* model : {&chain, &iiwa}) {
+    const auto n = Eigen::Index(model->joint_count());
+    for (int s = 0; s < 4; ++s) {
+      const X::Vector q = test::random_state<X::Vector>(gen, 2.0, n);
+      const std::size_t la = std::size_t(gen() % std::uint32_t(n)), lb = std::size_t(n - 1);
+      const std::array<FrameFor<X>, 2> frames{
+          model->frame(lb, Transform<double>::Translation(test::random_vector(gen, -0.2, 0.2))),
+          model->frame(la, Transform<double>(test::random_rotation(gen),
+                                              test::random_vector(gen, -0.2, 0.2)))};
+      for (const ReferenceFrame rf : {ReferenceFrame::world, ReferenceFrame::local}) {
+        INFO("n " << n << ", state " << s << ", links " << lb << ", " << la);
+        const auto both = operational_space_inertia(*model, q, frames, rf);
+        Eigen::MatrixXd J(12, n);
+        J << jacobian(*model, q, frames[0], rf), jacobian(*model, q, frames[1], rf);
+        const Eigen::MatrixXd M = crba(*model, q);
+        const Eigen::MatrixXd lambda_inv = J * M.llt().solve(J.transpose());
+        CHECK(relative_error(both.Lambda_inv, lambda_inv) < 1e-10);
+        // the diagonal blocks are the single frames'
+        CHECK(relative_error(both.Lambda_inv.topLeftCorner<6, 6>(),
+                             operational_space_inertia(*model, q, frames[0], rf).Lambda_inv) <
+              1e-12);
+        CHECK(relative_error(both.Lambda_inv.bottomRightCorner<6, 6>(),
+                             operational_space_inertia(*model, q, frames[1], rf).Lambda_inv) <
+              1e-12);
+        if (n < 12) {
+          CHECK(both.rcond < 1e-8);  // 12 task rows, 7 joints: singular
+        } else if (both.rcond > 1e-6) {
+          CHECK(relative_error(both.Lambda * lambda_inv, Eigen::MatrixXd::Identity(12, 12)) <
+                1e-12 / both.rcond);
+        }
+      }
+    }
+  }
+}

@@ -46,6 +46,7 @@
 #include "chaindyn/algorithms/jacobian.hpp"
 #include "chaindyn/algorithms/forward_dynamics_crba.hpp"
 
+#include <array>
 #include <limits>
 
 namespace chaindyn {
@@ -54,11 +55,12 @@ namespace chaindyn {
 inline constexpr int pose_task = 6;
 inline constexpr int position_task = 3;
 
-/// The operational-space inertia of a task of dimension Dim (pose_task or position_task).
+/// The operational-space inertia of a task of dimension Dim (pose_task or position_task; 6 K for
+/// the pose tasks of K frames at once).
 template <typename Scalar, int Dim = pose_task>
 struct OperationalSpaceInertia {
-  static_assert(Dim == pose_task || Dim == position_task,
-                "chaindyn: a task is a pose (6) or a position (3)");
+  static_assert(Dim > 0 && Dim % position_task == 0,
+                "chaindyn: a task is a pose (6), a position (3), or K frames' poses (6 K)");
   using TaskMatrix = Eigen::Matrix<Scalar, Dim, Dim>;
   /// Lambda^-1 = J M^-1 J^T (the Delassus matrix of the task): symmetric positive
   /// semi-definite, defined at every configuration, singular where J loses rank.
@@ -275,6 +277,8 @@ Transform<typename Model::Scalar> operational_space_inertia_of(
     const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
     const FrameFor<Model>& frame, ReferenceFrame rf,
     OperationalSpaceInertia<typename Model::Scalar, Dim>& out) noexcept {
+  static_assert(Dim == pose_task || Dim == position_task,
+                "chaindyn: one frame's task is a pose (6) or a position (3)");
   using Scalar = typename Model::Scalar;
   articulated_inertias(model, data, q);
   if (frame.on_base()) {
@@ -339,6 +343,102 @@ OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia(
     const Model& model, const Eigen::MatrixBase<Q>& q, std::string_view name,
     ReferenceFrame rf = ReferenceFrame::world) {
   return operational_space_inertia<Dim>(model, q, model.frame(name), rf);
+}
+
+namespace detail {
+
+/// The 6 x 6 matrix of x.act_inv on motions (task_transform's), [R^T 0; -R^T P R^T], P = [p]x.
+template <typename Scalar>
+Eigen::Matrix<Scalar, 6, 6> task_motion_matrix(const Transform<Scalar>& x) noexcept {
+  Eigen::Matrix<Scalar, 6, 6> m = Eigen::Matrix<Scalar, 6, 6>::Zero();
+  const Matrix3<Scalar> rt = x.rotation.transpose();
+  m.template topLeftCorner<3, 3>() = rt;
+  m.template bottomRightCorner<3, 3>() = rt;
+  m.template bottomLeftCorner<3, 3>() = -(rt * skew(x.translation));
+  return m;
+}
+
+}  // namespace detail
+
+/// The operational-space inertia of the pose tasks of K frames at once (two hands, a tool and
+/// an elbow): out.Lambda_inv is the 6K x 6K matrix J M^-1 J^T of the stacked Jacobian
+/// J = [J_1; ...; J_K] (each in `rf`), its block (b, a) the acceleration of frame b per unit
+/// force on frame a; out.Lambda its inverse (NaN, rcond 0, when the K tasks need more than the
+/// chain's joints or meet a singularity). On a chain, with frame a on link L_a <= L_b: the
+/// diagonal block is X_a Omega_{L_a} X_a^T (operational_space_inertia's recursion), and a force
+/// on link L_a moves link i > L_a by G_i = P_i G_parent (no joint force below L_a), G_{L_a} =
+/// Omega_{L_a}, so block (b, a) = X_b G_{L_b} X_a^T (the cross terms of the extended-force
+/// propagation: Chang & Khatib 2000; Wensing, Featherstone & Orin 2012). O(n K) after the
+/// articulated pass, plus the 6K x 6K factorization. Frames on the base have zero rows. Fills
+/// what operational_space_inertia fills (data.oMf: the last frame's pose).
+template <typename Model, typename Q, std::size_t K>
+void operational_space_inertia(
+    const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
+    const std::array<FrameFor<Model>, K>& frames, ReferenceFrame rf,
+    OperationalSpaceInertia<typename Model::Scalar, int(6 * K)>& out)
+    noexcept(!detail::checks_sizes<Model>) {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  static_assert(K > 0, "chaindyn: operational_space_inertia of no frame");
+  detail::check_in_place("operational_space_inertia", model, data, "q", q_in);
+  if constexpr (detail::checks_sizes<Model>) {
+    for (const auto& frame : frames) {
+      detail::check_size(model, "operational_space_inertia", "frames", frame);
+    }
+  }
+  using Scalar = typename Model::Scalar;
+  using Matrix6 = Eigen::Matrix<Scalar, 6, 6>;
+  detail::articulated_inertias(model, data, detail::as_joint_vector<Model>(q_in.derived()));
+  std::array<Matrix6, K> x;  // each frame's task motion matrix
+  std::array<Matrix6, K> g;  // G of each frame whose link the walk has passed
+  for (std::size_t a = 0; a < K; ++a) {
+    const auto& frame = frames[a];
+    data.oMf = frame.on_base() ? frame.placement() : data.oMi[frame.link()] * frame.placement();
+    x[a] = detail::task_motion_matrix(detail::task_transform(data.oMf, rf));
+  }
+  out.Lambda_inv.setZero();
+  Matrix6 omega = Matrix6::Zero();
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    const Force<Scalar>& u = data.oU[i];
+    const Eigen::Matrix<Scalar, 6, 1> sd = s.vector() * data.Dinv[k];
+    const Eigen::Matrix<Scalar, 1, 6> ut = u.vector().transpose();
+    // G_i = P_i G_parent for the frames on links before i: P = 1 - S D^-1 U^T
+    for (std::size_t a = 0; a < K; ++a) {
+      if (!frames[a].on_base() && frames[a].link() < i) g[a].noalias() -= sd * (ut * g[a]);
+    }
+    detail::omega_step(omega, s, u, data.D[k], data.Dinv[k]);
+    for (std::size_t a = 0; a < K; ++a) {
+      if (!frames[a].on_base() && frames[a].link() == i) g[a] = omega;
+    }
+    // the blocks (b, a) of the frames on link i, with every frame a at or before it
+    for (std::size_t b = 0; b < K; ++b) {
+      if (frames[b].on_base() || frames[b].link() != i) continue;
+      for (std::size_t a = 0; a < K; ++a) {
+        if (frames[a].on_base() || frames[a].link() > i) continue;
+        const Matrix6 block = x[b] * g[a] * x[a].transpose();
+        out.Lambda_inv.template block<6, 6>(Eigen::Index(6 * b), Eigen::Index(6 * a)) = block;
+        out.Lambda_inv.template block<6, 6>(Eigen::Index(6 * a), Eigen::Index(6 * b)) =
+            block.transpose();
+      }
+    }
+  });
+  // exactly symmetric
+  out.Lambda_inv = (Scalar(0.5) * (out.Lambda_inv + out.Lambda_inv.transpose())).eval();
+  detail::invert_task_inertia(out);
+}
+
+/// Returning form for K frames (their pose tasks stacked).
+template <typename Model, typename Q, std::size_t K>
+OperationalSpaceInertia<typename Model::Scalar, int(6 * K)> operational_space_inertia(
+    const Model& model, const Eigen::MatrixBase<Q>& q,
+    const std::array<FrameFor<Model>, K>& frames, ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model>& data = detail::thread_workspace(model);
+  OperationalSpaceInertia<typename Model::Scalar, int(6 * K)> out;
+  operational_space_inertia(
+      model, data, detail::checked_joint_vector(model, q, "operational_space_inertia", "q"),
+      frames, rf, out);
+  return out;
 }
 
 /// The dense route to the same numbers, the reference for the recursive one: M by crba, its
