@@ -726,6 +726,10 @@ TEST_CASE("task-space dynamics and frame motion make no heap allocation", "[no_m
   REQUIRE_NO_ALLOCATION(frame_acceleration(arm, *data, q, qd, qdd, tcp, local, m));
   REQUIRE_NO_ALLOCATION(frame_classical_acceleration(arm, *data, q, qd, qdd, tcp, world, m));
   REQUIRE_NO_ALLOCATION(jacobian_time_derivative(arm, *data, q, qd, tcp, local, *jdot));
+  const std::array<FrameFor<Arm>, 2> two{tcp, arm.frame(3)};
+  OperationalSpaceInertia<double, 12> os12;
+  REQUIRE_NO_ALLOCATION(operational_space_inertia(arm, *data, q, two, world, os12));
+  REQUIRE(os12.Lambda_inv.allFinite());
 
   REQUIRE_NO_ALLOCATION(operational_space_inertia(xarm, *xdata, xq, xtcp, world, os6));
   REQUIRE_NO_ALLOCATION(operational_space_dynamics(xarm, *xdata, xq, xqd, xtcp, world, os6, *xjbar));
@@ -735,4 +739,6 @@ TEST_CASE("task-space dynamics and frame motion make no heap allocation", "[no_m
   REQUIRE_NO_ALLOCATION(frame_velocity(xarm, *xdata, xq, xqd, xtcp, local, m));
   REQUIRE_NO_ALLOCATION(frame_acceleration(xarm, *xdata, xq, xqd, xqdd, xtcp, world, m));
   REQUIRE_NO_ALLOCATION(jacobian_time_derivative(xarm, *xdata, xq, xqd, xtcp, world, *xjdot));
+  const std::array<FrameFor<X>, 2> xtwo{xtcp, xarm.frame(3)};
+  REQUIRE_NO_ALLOCATION(operational_space_inertia(xarm, *xdata, xq, xtwo, local, os12));
 }
