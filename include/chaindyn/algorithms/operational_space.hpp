@@ -27,7 +27,8 @@
 /// ICRA 2012, reaches O(N + m d + m^2)). Derivation: with a force f on link i alone, ABA's
 /// bias pass gives u_i = S_i^T f and hands P_i^T f to the parent, and its acceleration pass
 /// a_i = P_i a_p(i) + S_i D_i^-1 S_i^T f. O(n): one articulated-inertia pass over the chain
-/// and one 6x6 symmetric rank-2 update per joint of L's support.
+/// and one 6x6 symmetric rank-2 update per joint of L's support. Several frames at once (a
+/// std::array of handles): the cross terms carry Omega down the chain by the P_i.
 ///
 /// Jbar is the joint acceleration of the chain under the task forces Lambda e_k, by the same
 /// bias and acceleration passes driven by the Dim forces at once (Chang and Khatib's extended
