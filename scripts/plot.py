@@ -39,10 +39,11 @@ GREY = "0.45"
 OUTSIDE = dict(loc="upper left", bbox_to_anchor=(1.01, 1))  # legend right of the axes
 
 
-def line(y, label=None, **style):
+def line(y, label=None, x=None, **style):
     """One line of a figure: the column y (in a figure with `group`: the rows whose group column
-    equals y), its legend label (None: not in the legend), matplotlib style keywords."""
-    return {"y": y, "label": label, "style": style}
+    equals y), its legend label (None: not in the legend), the column x if not the figure's,
+    matplotlib style keywords."""
+    return {"y": y, "label": label, "x": x, "style": style}
 
 
 JOINTS = range(1, 8)  # the iiwa's
@@ -121,6 +122,21 @@ FIGURES = [
          lines=[line(f"e{j}_rad", f"joint {j}") for j in JOINTS] +
                [line(f"e{j}_analytic_rad", "e0 (1 + ωt) exp(−ωt)" if j == 1 else None,
                      color=GREY, ls=":", lw=1.5) for j in JOINTS]),
+    dict(name="operational_space_path", csv="operational_space_control.csv",
+         title="iiwa operational-space control: the flange's circle on the wall (y-z plane)",
+         x="y_m", xlabel="y [m]", ylabel="z [m]", equal=True, legend=OUTSIDE,
+         lines=[line("z_d_m", "desired", color=GREY, ls="--", x="y_d_m"),
+                line("z_m", "flange", color="C0")]),
+    dict(name="operational_space_error", csv="operational_space_control.csv",
+         title="iiwa operational-space control: path error in the wall's plane",
+         x="t_s", xlabel="t [s]", ylabel="|e_yz| [mm]", y_factor=1e3, legend=OUTSIDE,
+         lines=[line("e_yz_m", "|p_d − p| in y, z", color="C0"),
+                line("e_yz_analytic_m", "e0 (1 + ωt) exp(−ωt)", color=GREY, ls=":", lw=1.5)]),
+    dict(name="operational_space_force", csv="operational_space_control.csv",
+         title="iiwa operational-space control: contact force on the wall",
+         x="t_s", xlabel="t [s]", ylabel="force [N]", legend=OUTSIDE,
+         lines=[line("f_contact_N", "contact force", color="C3"),
+                line("f_push_N", "F_push", color=GREY, ls="--", lw=1)]),
     dict(name="mppi", csv="mppi.csv",
          title="iiwa: MPPI, 1,024 rollouts per control step (batch::aba)",
          x="t_s", xlabel="t [s]", ylabel="q [deg]", y_factor=DEG, legend=OUTSIDE,
@@ -220,7 +236,8 @@ def draw(spec, table, out_dir):
             else:
                 selected, y = rows, table.numbers(ln["y"])
             label = {} if ln["label"] is None else {"label": ln["label"]}
-            ax.plot(x[selected], factor * y[selected], **label, **ln["style"])
+            xs = x if ln["x"] is None else table.numbers(ln["x"])
+            ax.plot(xs[selected], factor * y[selected], **label, **ln["style"])
 
         ax.set_title(spec["title"])
         ax.set_xlabel(spec["xlabel"])

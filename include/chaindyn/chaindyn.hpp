@@ -6,8 +6,10 @@
 /// rnea (tau from qdd), crba (M), aba (qdd from tau), nonlinear_effects (C qd + g),
 /// gravity_torques (g), coriolis_matrix (C), christoffel_symbols, forward_dynamics_crba (the
 /// O(n^3) reference), forward_kinematics, frame_pose, jacobian, jdot_qd,
-/// joint_torques_from_wrench, kinetic_energy, potential_energy, inverse_mass_matrix,
-/// rnea_derivatives, aba_derivatives; DH builders in chaindyn::dh; built-in robots in
+/// joint_torques_from_wrench, frame_velocity, frame_acceleration, frame_classical_acceleration,
+/// jacobian_time_derivative, kinetic_energy, potential_energy, inverse_mass_matrix,
+/// rnea_derivatives, aba_derivatives; task-space dynamics (operational_space_inertia,
+/// operational_space_dynamics, dynamically_consistent_inverse, null_space_projector); DH builders in chaindyn::dh; built-in robots in
 /// chaindyn::robots.
 ///
 /// The opt-in rooms beside it (docs/architecture.md): chaindyn/simulation.hpp (integrators,
@@ -43,11 +45,13 @@
 #include "chaindyn/algorithms/energy.hpp"
 #include "chaindyn/algorithms/forward_dynamics_crba.hpp"
 #include "chaindyn/algorithms/forward_kinematics.hpp"
+#include "chaindyn/algorithms/frame_motion.hpp"
 #include "chaindyn/algorithms/frames.hpp"
 #include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/algorithms/inverse_mass_matrix.hpp"
 #include "chaindyn/algorithms/jacobian.hpp"
 #include "chaindyn/algorithms/nonlinear_effects.hpp"
+#include "chaindyn/algorithms/operational_space.hpp"
 #include "chaindyn/algorithms/rnea.hpp"
 #include "chaindyn/algorithms/rnea_derivatives.hpp"
 

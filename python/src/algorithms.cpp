@@ -179,6 +179,122 @@ void bind_algorithms(py::module_& m) {
       arg("robot"), arg("q"), arg("qd"), arg("frame"), arg("reference") = "world",
       arg("offset") = py::none(), "Jdot(q, qd) qd of a frame (6 entries, [angular; linear]).");
 
+  // --- frame motion and task-space dynamics (frame_motion.hpp, operational_space.hpp) ---
+  m.def(
+      "frame_velocity",
+      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& frame,
+         const std::string& reference, const py::object& offset) -> Vec {
+        const char* f = "frame_velocity";
+        return frame_velocity(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map(),
+                              frame_arg(r, frame, offset, f), reference_arg(reference, f))
+            .vector();
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("frame"), arg("reference") = "world",
+      arg("offset") = py::none(),
+      "The frame's velocity [omega; v] (v: its origin's), = J qd, in 'world' or 'local' axes.");
+  m.def(
+      "frame_acceleration",
+      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& qdd,
+         const py::object& frame, const std::string& reference, const py::object& offset,
+         bool classical) -> Vec {
+        const char* f = "frame_acceleration";
+        const auto x = frame_arg(r, frame, offset, f);
+        const auto rf = reference_arg(reference, f);
+        const auto qv = vec_arg(q, f, "q"), qdv = vec_arg(qd, f, "qd"),
+                   qddv = vec_arg(qdd, f, "qdd");
+        return (classical ? frame_classical_acceleration(r, qv.map(), qdv.map(), qddv.map(), x, rf)
+                          : frame_acceleration(r, qv.map(), qdv.map(), qddv.map(), x, rf))
+            .vector();
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("qdd"), arg("frame"), arg("reference") = "world",
+      arg("offset") = py::none(), arg("classical") = false,
+      "The frame's spatial acceleration [omega_dot; p_ddot - omega x p_dot], or with "
+      "classical=True [omega_dot; p_ddot], no gravity.");
+  m.def(
+      "jacobian_time_derivative",
+      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& frame,
+         const std::string& reference, const py::object& offset) -> Mat {
+        const char* f = "jacobian_time_derivative";
+        return jacobian_time_derivative(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map(),
+                                        frame_arg(r, frame, offset, f),
+                                        reference_arg(reference, f));
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("frame"), arg("reference") = "world",
+      arg("offset") = py::none(), "Jdot = d/dt J(q(t)) (6 x nq); Jdot @ qd = jdot_qd.");
+  m.def(
+      "operational_space_inertia",
+      [](const Robot& r, const py::object& q, const py::object& frame,
+         const std::string& reference, const py::object& offset, bool position) {
+        const char* f = "operational_space_inertia";
+        require_dynamics(r, f);
+        const auto x = frame_arg(r, frame, offset, f);
+        const auto rf = reference_arg(reference, f);
+        const auto qv = vec_arg(q, f, "q");
+        py::dict out;
+        const auto put = [&](const auto& os) {
+          out["Lambda"] = Mat(os.Lambda);
+          out["Lambda_inv"] = Mat(os.Lambda_inv);
+          out["rcond"] = os.rcond;
+        };
+        if (position) {
+          put(operational_space_inertia<position_task>(r, qv.map(), x, rf));
+        } else {
+          put(operational_space_inertia<pose_task>(r, qv.map(), x, rf));
+        }
+        return out;
+      },
+      arg("robot"), arg("q"), arg("frame"), arg("reference") = "world", arg("offset") = py::none(),
+      arg("position") = false,
+      "{'Lambda', 'Lambda_inv', 'rcond'}: the operational-space inertia (J M^-1 J^T)^-1 of the "
+      "frame's pose task (6x6), or with position=True of its origin's position (3x3), by the "
+      "O(n) recursion; rcond: Lambda_inv's reciprocal condition number (0: singular, Lambda "
+      "NaN).");
+  m.def(
+      "operational_space_dynamics",
+      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& frame,
+         const std::string& reference, const py::object& offset, bool position) {
+        const char* f = "operational_space_dynamics";
+        require_dynamics(r, f);
+        const auto x = frame_arg(r, frame, offset, f);
+        const auto rf = reference_arg(reference, f);
+        const auto qv = vec_arg(q, f, "q"), qdv = vec_arg(qd, f, "qd");
+        py::dict out;
+        const auto put = [&](const auto& os, const auto& jbar) {
+          out["Lambda"] = Mat(os.Lambda);
+          out["Lambda_inv"] = Mat(os.Lambda_inv);
+          out["rcond"] = os.rcond;
+          out["mu"] = Vec(os.mu);
+          out["p"] = Vec(os.p);
+          out["jbar"] = Mat(jbar);
+        };
+        if (position) {
+          put(operational_space_dynamics<position_task>(r, qv.map(), qdv.map(), x, rf),
+              dynamically_consistent_inverse<position_task>(r, qv.map(), x, rf));
+        } else {
+          put(operational_space_dynamics<pose_task>(r, qv.map(), qdv.map(), x, rf),
+              dynamically_consistent_inverse<pose_task>(r, qv.map(), x, rf));
+        }
+        return out;
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("frame"), arg("reference") = "world",
+      arg("offset") = py::none(), arg("position") = false,
+      "{'Lambda', 'Lambda_inv', 'rcond', 'mu', 'p', 'jbar'}: Lambda xdd + mu + p = F with "
+      "xdd = J qdd + Jdot qd; jbar = M^-1 J^T Lambda (nq x 6, or nq x 3 with position=True).");
+  m.def(
+      "null_space_projector",
+      [](const Robot& r, const py::object& q, const py::object& frame, const py::object& offset,
+         bool position) -> Mat {
+        const char* f = "null_space_projector";
+        require_dynamics(r, f);
+        const auto x = frame_arg(r, frame, offset, f);
+        const auto qv = vec_arg(q, f, "q");
+        return position ? Mat(null_space_projector<position_task>(r, qv.map(), x))
+                        : Mat(null_space_projector<pose_task>(r, qv.map(), x));
+      },
+      arg("robot"), arg("q"), arg("frame"), arg("offset") = py::none(), arg("position") = false,
+      "N = 1 - Jbar J (nq x nq), the dynamically consistent null-space projector of the frame's "
+      "task: tau = J^T F + N^T tau_0.");
+
   m.def(
       "rnea_derivatives",
       [](const Robot& r, const py::object& q, const py::object& qd, const py::object& qdd) {

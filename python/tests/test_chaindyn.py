@@ -124,6 +124,36 @@ def test_identities_on_a_runtime_robot_of_both_joint_kinds():
     assert rel(dq, fd) < 1e-7
 
 
+def test_task_space_dynamics_equal_the_dense_route_and_frame_motion_its_derivatives():
+    r = cd.robots.kuka_iiwa()
+    rng = np.random.default_rng(23)
+    q, qd, qdd = rng.uniform(-1.5, 1.5, (3, 7))
+    for reference in ("world", "local"):
+        j = cd.jacobian(r, q, 6, reference)
+        m = cd.crba(r, q)
+        minv_jt = np.linalg.solve(m, j.T)
+        lam = np.linalg.inv(j @ minv_jt)
+        g = cd.gravity_torques(r, q)
+        cqd = cd.nonlinear_effects(r, q, qd) - g
+        jbar = minv_jt @ lam
+        mu = lam @ (j @ np.linalg.solve(m, cqd) - cd.jdot_qd(r, q, qd, 6, reference))
+        os = cd.operational_space_dynamics(r, q, qd, 6, reference)
+        assert rel(os["Lambda_inv"], j @ minv_jt) < 1e-12
+        assert rel(os["Lambda"], lam) < 1e-9 and 0 < os["rcond"] <= 1
+        assert rel(os["mu"], mu) < 1e-9 and rel(os["p"], jbar.T @ g) < 1e-9
+        assert rel(os["jbar"], jbar) < 1e-9
+        pos = cd.operational_space_inertia(r, q, 6, reference, position=True)
+        assert rel(pos["Lambda"], np.linalg.inv((j @ minv_jt)[3:, 3:])) < 1e-9
+        n = cd.null_space_projector(r, q, 6)
+        assert rel(n, np.eye(7) - jbar @ j) < 1e-9 and rel(n @ n, n) < 1e-9
+        # frame motion: v = J qd; the acceleration that is d/dt of the velocity is J qdd + Jdot qd
+        assert rel(cd.frame_velocity(r, q, qd, 6, reference), j @ qd) < 1e-12
+        jdot = cd.jacobian_time_derivative(r, q, qd, 6, reference)
+        acc = cd.frame_acceleration(r, q, qd, qdd, 6, reference,
+                                    classical=(reference == "world"))
+        assert rel(acc, j @ qdd + jdot @ qd) < 1e-12
+
+
 def test_dh_robot_and_its_flange():
     rows = [cd.DHRow(0.0, math.pi / 2, 0.3, mass=2.0, inertia=np.eye(3) * 0.01),
             cd.DHRow(0.4, 0.0, 0.0, mass=1.5, com=[-0.2, 0, 0], inertia=np.eye(3) * 0.01),

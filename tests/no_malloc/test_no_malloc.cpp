@@ -47,9 +47,11 @@ struct EigenAssertion : std::runtime_error {
 
 #include <chaindyn/algorithms/aba_derivatives.hpp>
 #include <chaindyn/algorithms/coriolis.hpp>
+#include <chaindyn/algorithms/frame_motion.hpp>
 #include <chaindyn/algorithms/friction.hpp>
 #include <chaindyn/algorithms/inverse_mass_matrix.hpp>
 #include <chaindyn/algorithms/jacobian.hpp>
+#include <chaindyn/algorithms/operational_space.hpp>
 #include <chaindyn/algorithms/rnea_derivatives.hpp>
 #include <chaindyn/batch.hpp>
 #include <chaindyn/identification.hpp>
@@ -733,4 +735,62 @@ TEST_CASE("streaming simulate makes no heap allocation per step with any integra
       CHECK(std::isfinite(checksum));
     }
   }
+}
+
+// Task-space dynamics and frame motion (algorithms/operational_space.hpp, frame_motion.hpp): a
+// compile-time chain and a ChainX, every in-place form (the dense reference route allocates for
+// a ChainX and is left out there).
+TEST_CASE("task-space dynamics and frame motion make no heap allocation", "[no_malloc]") {
+  using Arm = robots::KukaIiwa<double>;
+  using X = ChainX<double>;
+  std::mt19937 gen(test::kSeed);
+  const Arm arm = robots::kuka_iiwa();
+  const X xarm = X::from(arm);
+  auto data = std::make_unique<Data<Arm>>();
+  auto xdata = std::make_unique<Data<X>>(xarm);
+  const Arm::Vector q = test::random_state<Arm::Vector>(gen, 2.0);
+  const Arm::Vector qd = test::random_state<Arm::Vector>(gen, 2.0);
+  const Arm::Vector qdd = test::random_state<Arm::Vector>(gen, 2.0);
+  const X::Vector xq = q, xqd = qd, xqdd = qdd;
+  const auto tcp = arm.frame(6, Transform<double>::Translation(Eigen::Vector3d(0, 0, 0.1)));
+  const auto xtcp = xarm.frame(6, Transform<double>::Translation(Eigen::Vector3d(0, 0, 0.1)));
+  OperationalSpaceDynamics<double, pose_task> os6;
+  OperationalSpaceInertia<double, position_task> os3;
+  auto jbar = std::make_unique<TaskInverse<Arm>>();
+  auto jbar3 = std::make_unique<TaskInverse<Arm, position_task>>();
+  auto N = std::make_unique<Arm::Matrix>();
+  auto xjbar = std::make_unique<TaskInverse<X>>(7, 6);
+  auto xN = std::make_unique<X::Matrix>(7, 7);
+  auto jdot = std::make_unique<FrameJacobian<Arm>>();
+  auto xjdot = std::make_unique<FrameJacobian<X>>(6, 7);
+  Motion<double> m;
+  const ReferenceFrame world = ReferenceFrame::world, local = ReferenceFrame::local;
+
+  REQUIRE_NO_ALLOCATION(operational_space_inertia(arm, *data, q, tcp, world, os6));
+  REQUIRE_NO_ALLOCATION(operational_space_inertia(arm, *data, q, tcp, local, os3));
+  REQUIRE_NO_ALLOCATION(operational_space_inertia_dense(arm, *data, q, tcp, world, os6));
+  REQUIRE_NO_ALLOCATION(operational_space_dynamics(arm, *data, q, qd, tcp, world, os6));
+  REQUIRE_NO_ALLOCATION(operational_space_dynamics(arm, *data, q, qd, tcp, local, os6, *jbar));
+  REQUIRE_NO_ALLOCATION(dynamically_consistent_inverse(arm, *data, q, tcp, world, os3, *jbar3));
+  REQUIRE_NO_ALLOCATION(null_space_projector(arm, *data, q, tcp, world, os6, *jbar, *N));
+  REQUIRE(N->allFinite());
+  REQUIRE_NO_ALLOCATION(frame_velocity(arm, *data, q, qd, tcp, world, m));
+  REQUIRE_NO_ALLOCATION(frame_acceleration(arm, *data, q, qd, qdd, tcp, local, m));
+  REQUIRE_NO_ALLOCATION(frame_classical_acceleration(arm, *data, q, qd, qdd, tcp, world, m));
+  REQUIRE_NO_ALLOCATION(jacobian_time_derivative(arm, *data, q, qd, tcp, local, *jdot));
+  const std::array<FrameFor<Arm>, 2> two{tcp, arm.frame(3)};
+  OperationalSpaceInertia<double, 12> os12;
+  REQUIRE_NO_ALLOCATION(operational_space_inertia(arm, *data, q, two, world, os12));
+  REQUIRE(os12.Lambda_inv.allFinite());
+
+  REQUIRE_NO_ALLOCATION(operational_space_inertia(xarm, *xdata, xq, xtcp, world, os6));
+  REQUIRE_NO_ALLOCATION(operational_space_dynamics(xarm, *xdata, xq, xqd, xtcp, world, os6, *xjbar));
+  REQUIRE_NO_ALLOCATION(dynamically_consistent_inverse(xarm, *xdata, xq, xtcp, local, os6, *xjbar));
+  REQUIRE_NO_ALLOCATION(null_space_projector(xarm, *xdata, xq, xtcp, world, os6, *xjbar, *xN));
+  REQUIRE((*xN - *N).cwiseAbs().maxCoeff() < 1e-9);
+  REQUIRE_NO_ALLOCATION(frame_velocity(xarm, *xdata, xq, xqd, xtcp, local, m));
+  REQUIRE_NO_ALLOCATION(frame_acceleration(xarm, *xdata, xq, xqd, xqdd, xtcp, world, m));
+  REQUIRE_NO_ALLOCATION(jacobian_time_derivative(xarm, *xdata, xq, xqd, xtcp, world, *xjdot));
+  const std::array<FrameFor<X>, 2> xtwo{xtcp, xarm.frame(3)};
+  REQUIRE_NO_ALLOCATION(operational_space_inertia(xarm, *xdata, xq, xtwo, local, os12));
 }

@@ -1,0 +1,797 @@
+/// @file
+/// Task-space (operational-space) dynamics of a frame F: the operational-space inertia
+/// Lambda = (J M^-1 J^T)^-1 and its inverse, the task-space Coriolis and gravity forces mu and
+/// p, the dynamically consistent generalized inverse Jbar = M^-1 J^T Lambda and the null-space
+/// projector N = 1 - Jbar J (Khatib, "A unified approach for motion and force control of robot
+/// manipulators: the operational space formulation", IEEE J. Robotics and Automation 3(1),
+/// 1987). The task equation of motion, with F the task force applied through tau = J^T F:
+///     Lambda xdd + mu + p = F,     xdd = J qdd + Jdot qd.
+///
+/// The task is a 6-D pose task (`pose_task`: rows [angular; linear] of the frame's Jacobian in
+/// `rf`, jacobian.hpp) or the 3-D position task of F's origin (`position_task`: the linear rows
+/// only; its Lambda is the inverse of the 3x3 block of Lambda^-1, not a block of the 6-D
+/// Lambda).
+///
+/// M^-1 is never formed. Lambda^-1 comes from the recursion of the inverse articulated-body
+/// inertias Omega_i (the acceleration of link i per unit force on link i, the rest of the chain
+/// free): with ABA's articulated inertias in base coordinates (RBDA Table 7.1: U_i = IA_i S_i,
+/// D_i = S_i^T U_i) and the projector P_i = 1 - S_i D_i^-1 U_i^T that a force crossing joint i
+/// leaves to the parent,
+///     Omega_i = P_i Omega_p(i) P_i^T + S_i D_i^-1 S_i^T,      Omega of the fixed base = 0,
+/// walked from the base to F's link L, and Lambda^-1 = X_F Omega_L X_F^T with X_F the motion
+/// transform from base coordinates to the task's (Rodriguez, Jain and Kreutz-Delgado's
+/// propagation: K. Kreutz-Delgado, A. Jain, G. Rodriguez, "Recursive formulation of
+/// operational space control", IJRR 11(4), 1992; for several end-effectors of a tree,
+/// Wensing, Featherstone and Orin's extended-force-propagator algorithm, "A reduced-order
+/// recursive algorithm for the computation of the operational-space inertia matrix",
+/// ICRA 2012, reaches O(N + m d + m^2)). Derivation: with a force f on link i alone, ABA's
+/// bias pass gives u_i = S_i^T f and hands P_i^T f to the parent, and its acceleration pass
+/// a_i = P_i a_p(i) + S_i D_i^-1 S_i^T f. O(n): one articulated-inertia pass over the chain
+/// and one 6x6 symmetric rank-2 update per joint of L's support. Several frames at once (a
+/// std::array of handles): the cross terms carry Omega down the chain by the P_i.
+///
+/// Jbar is the joint acceleration of the chain under the task forces Lambda e_k, by the same
+/// bias and acceleration passes driven by the Dim forces at once (Chang and Khatib's extended
+/// force propagation: K.-S. Chang, O. Khatib, "Operational space dynamics: efficient
+/// algorithms for modeling and control of branching mechanisms", ICRA 2000): O(n Dim).
+/// mu and p come from ABA with tau = 0 split in two: the joint accelerations qdd_v = -M^-1 C qd
+/// (no gravity) and qdd_g = -M^-1 g (no velocity) move F with task accelerations xdd_v (its
+/// velocity products Jdot qd included) and xdd_g, and mu = -Lambda xdd_v, p = -Lambda xdd_g
+/// (from mu + p = Lambda (J M^-1 (C qd + g) - Jdot qd)). Joint friction is not part of mu or
+/// p (a controller compensates it in joint space, friction.hpp).
+///
+/// The dense route operational_space_inertia_dense (crba, Cholesky of M, J M^-1 J^T) is the
+/// reference the tests compare with; docs/benchmarks.md times both.
+#pragma once
+
+#include "chaindyn/algorithms/jacobian.hpp"
+#include "chaindyn/algorithms/forward_dynamics_crba.hpp"
+
+#include <array>
+#include <limits>
+
+namespace chaindyn {
+
+/// The task dimensions: a frame's pose (6: [angular; linear]) or its origin's position (3).
+inline constexpr int pose_task = 6;
+inline constexpr int position_task = 3;
+
+/// The operational-space inertia of a task of dimension Dim (pose_task or position_task; 6 K for
+/// the pose tasks of K frames at once).
+template <typename Scalar, int Dim = pose_task>
+struct OperationalSpaceInertia {
+  static_assert(Dim > 0 && Dim % position_task == 0,
+                "chaindyn: a task is a pose (6), a position (3), or K frames' poses (6 K)");
+  using TaskMatrix = Eigen::Matrix<Scalar, Dim, Dim>;
+  /// Lambda^-1 = J M^-1 J^T (the Delassus matrix of the task): symmetric positive
+  /// semi-definite, defined at every configuration, singular where J loses rank.
+  TaskMatrix Lambda_inv = TaskMatrix::Zero();
+  /// Lambda = (J M^-1 J^T)^-1 (kg, kg m^2 and their coupling): the inverse of Lambda_inv by
+  /// Cholesky, symmetric. NaN where Lambda_inv is not positive definite (rcond == 0).
+  TaskMatrix Lambda = TaskMatrix::Zero();
+  /// The reciprocal condition number of Lambda_inv in the 1-norm, 1 / (|Lambda_inv|_1
+  /// |Lambda|_1): 1 for an isotropic task, near 0 near a singular configuration (the relative
+  /// errors of Lambda grow as 1 / rcond), exactly 0 where Cholesky fails.
+  Scalar rcond = Scalar(0);
+};
+
+/// The operational-space inertia and the task-space bias forces of a task (see the file
+/// comment): Lambda xdd + mu + p = F.
+template <typename Scalar, int Dim = pose_task>
+struct OperationalSpaceDynamics : OperationalSpaceInertia<Scalar, Dim> {
+  using TaskVector = Eigen::Matrix<Scalar, Dim, 1>;
+  /// mu = Lambda (J M^-1 C qd - Jdot qd): Coriolis and centrifugal task forces.
+  TaskVector mu = TaskVector::Zero();
+  /// p = Lambda J M^-1 g = Jbar^T g: gravity task forces.
+  TaskVector p = TaskVector::Zero();
+};
+
+/// A dynamically consistent inverse Jbar = M^-1 J^T Lambda: nq x Dim.
+template <typename Model, int Dim = pose_task>
+using TaskInverse = Eigen::Matrix<typename Model::Scalar, Model::nq, Dim>;
+
+namespace detail {
+
+/// The transform X whose act_inv maps a spatial motion in base coordinates (about the base
+/// origin) to the task coordinates `rf` of the frame at pose oMf: world, the base axes at F's
+/// origin (a translation by F's origin); local, F itself.
+template <typename Scalar>
+Transform<Scalar> task_transform(const Transform<Scalar>& oMf, ReferenceFrame rf) noexcept {
+  return rf == ReferenceFrame::world ? Transform<Scalar>::Translation(oMf.translation) : oMf;
+}
+
+/// ABA's articulated inertias in base coordinates for a chain at rest (RBDA Table 7.1, pass 2
+/// without bias forces; the coordinates of aba.hpp): data.liMi, oMi, oS (every link), oU, D,
+/// Dinv. The articulated inertia of link i is its rigid inertia plus what its child hands on
+/// (on a chain, link i + 1 is link i's child).
+template <typename Model>
+void articulated_inertias(const Model& model, DataFor<Model>& data,
+                          const typename Model::Vector& q) noexcept {
+  static_assert(Model::serial,
+                "chaindyn: the operational-space algorithms take a serial chain, not a tree");
+  using Scalar = typename Model::Scalar;
+  world_kinematics(model, data, q);
+  const std::size_t n = joint_count(model);
+  ArticulatedInertia<Scalar> ia_child;
+  model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    // IA_i = I_i + Ia_child;  U_i = IA_i S_i;  D_i = S_i^T U_i + armature    RBDA Table 7.1
+    const Inertia<Scalar> inertia = model.inertia_in(i, data.oMi[i]);
+    ArticulatedInertia<Scalar> ia(inertia);
+    if (i + 1 < n) {
+      ia = ia_child;
+      ia += inertia;
+    }
+    const Force<Scalar> u = ia * s;
+    data.oU[i] = u;
+    const Scalar d = dot(s, u) + model.armature()[k];
+    data.D[k] = d;
+    data.Dinv[k] = Scalar(1) / d;
+    // Ia = IA_i - U_i U_i^T / D_i, for the parent
+    if (i > 0) ia.subtract_outer(u, data.Dinv[k], ia_child);
+  });
+}
+
+/// One step of the inverse articulated-body inertia recursion, in place:
+///     Omega <- P Omega P^T + S D^-1 S^T,   P = 1 - S D^-1 U^T.
+/// With s' = S / D, w = Omega U and beta = U^T w this is the symmetric rank-2 update
+///     Omega <- Omega + s' g^T + g s'^T,   g = (beta + D) / 2 s' - w.
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE void omega_step(Eigen::Matrix<Scalar, 6, 6>& omega,
+                                              const Motion<Scalar>& s,
+                                       const Force<Scalar>& u, const Scalar& d,
+                                       const Scalar& inv_d) noexcept {
+  using Vector6 = Eigen::Matrix<Scalar, 6, 1>;
+  const Vector6 uv = u.vector();
+  const Vector6 sd = s.vector() * inv_d;
+  const Vector6 w = omega * uv;
+  const Scalar beta = uv.dot(w);
+  const Vector6 g = (Scalar(0.5) * (beta + d)) * sd - w;
+  // all 36 entries (column by column, vectorised) rather than a triangle and its mirror
+  for (int c = 0; c < 6; ++c) omega.col(c) += sd * g[c] + g * sd[c];
+}
+
+/// Lambda^-1 of the task from Omega_L (base coordinates) and the task transform x (rotation R,
+/// translation p, P = [p]x): X Omega X^T with X = x.act_inv, by blocks. With Omega = [A B;
+/// B^T C], the shift to F's origin, T = [1 0; -P 1], gives
+///     T Omega T^T = [A,  B + A P;  B^T - P A,  C + B^T P - P B - P A P],
+/// then each block is turned by R^T on both sides (world: R = 1). Only the blocks of the task's
+/// rows are formed; the result is exactly symmetric (the upper triangles mirrored).
+template <int Dim, typename Scalar>
+void task_inverse_inertia(const Eigen::Matrix<Scalar, 6, 6>& omega, const Transform<Scalar>& x,
+                          bool rotate, Eigen::Matrix<Scalar, Dim, Dim>& out) noexcept {
+  const Matrix3<Scalar> a = omega.template topLeftCorner<3, 3>();
+  const Matrix3<Scalar> b = omega.template topRightCorner<3, 3>();
+  const Matrix3<Scalar> c = omega.template bottomRightCorner<3, 3>();
+  const Matrix3<Scalar> p = skew(x.translation);
+  const Matrix3<Scalar> bt_pa = b.transpose() - p * a;  // B^T - P A
+  Matrix3<Scalar> cc = c - p * b + bt_pa * p;             // C - P B + (B^T - P A) P
+  Matrix3<Scalar> aa = a;
+  Matrix3<Scalar> ba = bt_pa;  // the lower-left block
+  if (rotate) {
+    const Matrix3<Scalar> rt = x.rotation.transpose();
+    cc = (rt * cc * x.rotation).eval();
+    if constexpr (Dim == 6) {
+      aa = (rt * aa * x.rotation).eval();
+      ba = (rt * ba * x.rotation).eval();
+    }
+  }
+  // exactly symmetric: the upper triangles mirrored
+  if constexpr (Dim == 3) {
+    out = cc.template triangularView<Eigen::Upper>();
+    out.template triangularView<Eigen::StrictlyLower>() = cc.transpose();
+  } else {
+    out.template topLeftCorner<3, 3>() = aa.template triangularView<Eigen::Upper>();
+    out.template topLeftCorner<3, 3>().template triangularView<Eigen::StrictlyLower>() =
+        aa.transpose();
+    out.template bottomRightCorner<3, 3>() = cc.template triangularView<Eigen::Upper>();
+    out.template bottomRightCorner<3, 3>().template triangularView<Eigen::StrictlyLower>() =
+        cc.transpose();
+    out.template bottomLeftCorner<3, 3>() = ba;
+    out.template topRightCorner<3, 3>() = ba.transpose();
+  }
+}
+
+/// Lambda from Lambda^-1 by the square-root-free Cholesky factorization Lambda^-1 = L D L^T
+/// (L unit lower triangular; Golub & Van Loan, Matrix Computations, 4th ed., sec. 4.1.2),
+/// Lambda = L^-T D^-1 L^-1, written out for Dim <= 6 (one division per pivot; Eigen's LLT
+/// compiles its blocked path for large matrices too), and the reciprocal condition number in
+/// the 1-norm, 1 / (|Lambda^-1|_1 |Lambda|_1). NaN and rcond 0 where Lambda^-1 is not
+/// positive definite (a pivot not > 0).
+template <typename Scalar, int Dim>
+void invert_task_inertia(OperationalSpaceInertia<Scalar, Dim>& out) noexcept {
+  using std::abs;
+  const auto& a = out.Lambda_inv;
+  Scalar l[Dim][Dim];   // L below the diagonal
+  Scalar d_diag[Dim];   // D
+  Scalar d_inv[Dim];    // 1 / D
+  Scalar inv[Dim][Dim];  // L^-1 below the diagonal (its diagonal is 1)
+  for (int j = 0; j < Dim; ++j) {
+    Scalar ld[Dim];  // l(j, k) d(k)
+    Scalar d = a(j, j);
+    for (int k = 0; k < j; ++k) {
+      ld[k] = l[j][k] * d_diag[k];
+      d -= l[j][k] * ld[k];
+    }
+    if (!(d > Scalar(0))) {
+      out.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+      out.rcond = Scalar(0);
+      return;
+    }
+    d_diag[j] = d;
+    d_inv[j] = Scalar(1) / d;
+    for (int i = j + 1; i < Dim; ++i) {
+      Scalar s = a(i, j);
+      for (int k = 0; k < j; ++k) s -= l[i][k] * ld[k];
+      l[i][j] = s * d_inv[j];
+    }
+  }
+  // L^-1 by forward substitution: inv(i, j) = -sum_{j <= k < i} l(i, k) inv(k, j)
+  for (int j = 0; j < Dim; ++j) {
+    for (int i = j + 1; i < Dim; ++i) {
+      Scalar s = -l[i][j];
+      for (int k = j + 1; k < i; ++k) s -= l[i][k] * inv[k][j];
+      inv[i][j] = s;
+    }
+  }
+  // Lambda(r, c) = sum_{k >= max(r, c)} inv(k, r) d_inv(k) inv(k, c), r <= c
+  for (int c = 0; c < Dim; ++c) {
+    for (int r = 0; r <= c; ++r) {
+      Scalar s = (r == c ? Scalar(1) : inv[c][r]) * d_inv[c];
+      for (int k = c + 1; k < Dim; ++k) s += inv[k][r] * d_inv[k] * inv[k][c];
+      out.Lambda(r, c) = out.Lambda(c, r) = s;
+    }
+  }
+  Scalar norm_inv(0), norm(0);
+  for (int c = 0; c < Dim; ++c) {
+    Scalar sum_inv(0), sum(0);
+    for (int r = 0; r < Dim; ++r) {
+      sum_inv += abs(a(r, c));
+      sum += abs(out.Lambda(r, c));
+    }
+    if (sum_inv > norm_inv) norm_inv = sum_inv;
+    if (sum > norm) norm = sum;
+  }
+  out.rcond = Scalar(1) / (norm_inv * norm);
+}
+
+/// Omega_L, the inverse articulated-body inertia of link `link` in base coordinates, from the
+/// articulated pass's data.oS, oU, D, Dinv: the recursion walked over L's support, base to L.
+template <typename Model>
+Eigen::Matrix<typename Model::Scalar, 6, 6> link_inverse_inertia(const Model& model,
+                                                                 const DataFor<Model>& data,
+                                                                 std::size_t link) noexcept {
+  using Scalar = typename Model::Scalar;
+  Eigen::Matrix<Scalar, 6, 6> omega = Eigen::Matrix<Scalar, 6, 6>::Zero();  // the fixed base
+  // on a chain, L's support is joints 0..L
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    if (i > link) return;
+    const auto k = Eigen::Index(i);
+    omega_step(omega, data.oS[i], data.oU[i], data.D[k], data.Dinv[k]);
+  });
+  return omega;
+}
+
+/// The checks and the common start of the in-place forms: Lambda^-1 and Lambda of the task,
+/// and the task transform (returned). Fills data.oMf.
+template <int Dim, typename Model>
+Transform<typename Model::Scalar> operational_space_inertia_of(
+    const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+    const FrameFor<Model>& frame, ReferenceFrame rf,
+    OperationalSpaceInertia<typename Model::Scalar, Dim>& out) noexcept {
+  static_assert(Dim == pose_task || Dim == position_task,
+                "chaindyn: one frame's task is a pose (6) or a position (3)");
+  using Scalar = typename Model::Scalar;
+  articulated_inertias(model, data, q);
+  if (frame.on_base()) {
+    data.oMf = frame.placement();
+    out.Lambda_inv.setZero();
+    invert_task_inertia(out);
+    return task_transform(data.oMf, rf);
+  }
+  data.oMf = data.oMi[frame.link()] * frame.placement();
+  const Transform<Scalar> x = task_transform(data.oMf, rf);
+  task_inverse_inertia<Dim>(link_inverse_inertia(model, data, frame.link()), x,
+                            rf == ReferenceFrame::local, out.Lambda_inv);
+  invert_task_inertia(out);
+  return x;
+}
+
+}  // namespace detail
+
+/// The operational-space inertia of the frame F `frame` (a handle, model/frame.hpp) for a task
+/// of dimension Dim (pose_task: the six rows of F's Jacobian in `rf`; position_task: its three
+/// linear rows): out.Lambda_inv = J M^-1 J^T by the recursion of the file comment (O(n), M^-1
+/// never formed), out.Lambda its inverse by a Dim x Dim Cholesky, out.rcond its conditioning.
+/// Armature is part of M. A frame on the base has Lambda_inv = 0 (Lambda NaN, rcond 0). No
+/// check (the handle was checked when made). Fills data.liMi, oMi, oS, oU, D, Dinv and oMf.
+template <typename Model, typename Q, int Dim>
+void operational_space_inertia(const Model& model, DataFor<Model>& data,
+                               const Eigen::MatrixBase<Q>& q_in, const FrameFor<Model>& frame,
+                               ReferenceFrame rf,
+                               OperationalSpaceInertia<typename Model::Scalar, Dim>& out)
+    noexcept(!detail::checks_sizes<Model>) {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("operational_space_inertia", model, data, "q", q_in, "frame", frame);
+  detail::operational_space_inertia_of<Dim>(
+      model, data, detail::as_joint_vector<Model>(q_in.derived()), frame, rf, out);
+}
+
+/// Returning form: operational_space_inertia<position_task>(model, q, frame) for the position
+/// task; any Eigen vector q, checked (ArgumentError).
+template <int Dim = pose_task, typename Model, typename Q>
+OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia(
+    const Model& model, const Eigen::MatrixBase<Q>& q, const FrameFor<Model>& frame,
+    ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model>& data = detail::thread_workspace(model);
+  OperationalSpaceInertia<typename Model::Scalar, Dim> out;
+  operational_space_inertia(
+      model, data, detail::checked_joint_vector(model, q, "operational_space_inertia", "q"),
+      frame, rf, out);
+  return out;
+}
+
+/// Returning form for link `link`'s (user) frame. Throws IndexError if link >= the joint count.
+template <int Dim = pose_task, typename Model, typename Q>
+OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia(
+    const Model& model, const Eigen::MatrixBase<Q>& q, std::size_t link,
+    ReferenceFrame rf = ReferenceFrame::world) {
+  return operational_space_inertia<Dim>(model, q, model.frame(link), rf);
+}
+
+/// Returning form for a named frame. Throws IndexError if there is none.
+template <int Dim = pose_task, typename Model, typename Q>
+OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia(
+    const Model& model, const Eigen::MatrixBase<Q>& q, std::string_view name,
+    ReferenceFrame rf = ReferenceFrame::world) {
+  return operational_space_inertia<Dim>(model, q, model.frame(name), rf);
+}
+
+namespace detail {
+
+/// The 6 x 6 matrix of x.act_inv on motions (task_transform's), [R^T 0; -R^T P R^T], P = [p]x.
+template <typename Scalar>
+Eigen::Matrix<Scalar, 6, 6> task_motion_matrix(const Transform<Scalar>& x) noexcept {
+  Eigen::Matrix<Scalar, 6, 6> m = Eigen::Matrix<Scalar, 6, 6>::Zero();
+  const Matrix3<Scalar> rt = x.rotation.transpose();
+  m.template topLeftCorner<3, 3>() = rt;
+  m.template bottomRightCorner<3, 3>() = rt;
+  m.template bottomLeftCorner<3, 3>() = -(rt * skew(x.translation));
+  return m;
+}
+
+}  // namespace detail
+
+/// The operational-space inertia of the pose tasks of K frames at once (two hands, a tool and
+/// an elbow): out.Lambda_inv is the 6K x 6K matrix J M^-1 J^T of the stacked Jacobian
+/// J = [J_1; ...; J_K] (each in `rf`), its block (b, a) the acceleration of frame b per unit
+/// force on frame a; out.Lambda its inverse (NaN, rcond 0, when the K tasks need more than the
+/// chain's joints or meet a singularity). On a chain, with frame a on link L_a <= L_b: the
+/// diagonal block is X_a Omega_{L_a} X_a^T (operational_space_inertia's recursion), and a force
+/// on link L_a moves link i > L_a by G_i = P_i G_parent (no joint force below L_a), G_{L_a} =
+/// Omega_{L_a}, so block (b, a) = X_b G_{L_b} X_a^T (the cross terms of the extended-force
+/// propagation: Chang & Khatib 2000; Wensing, Featherstone & Orin 2012). O(n K) after the
+/// articulated pass, plus the 6K x 6K factorization. Frames on the base have zero rows. Fills
+/// what operational_space_inertia fills (data.oMf: the last frame's pose).
+template <typename Model, typename Q, std::size_t K>
+void operational_space_inertia(
+    const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
+    const std::array<FrameFor<Model>, K>& frames, ReferenceFrame rf,
+    OperationalSpaceInertia<typename Model::Scalar, int(6 * K)>& out)
+    noexcept(!detail::checks_sizes<Model>) {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  static_assert(K > 0, "chaindyn: operational_space_inertia of no frame");
+  detail::check_in_place("operational_space_inertia", model, data, "q", q_in);
+  if constexpr (detail::checks_sizes<Model>) {
+    for (const auto& frame : frames) {
+      detail::check_size(model, "operational_space_inertia", "frames", frame);
+    }
+  }
+  using Scalar = typename Model::Scalar;
+  using Matrix6 = Eigen::Matrix<Scalar, 6, 6>;
+  detail::articulated_inertias(model, data, detail::as_joint_vector<Model>(q_in.derived()));
+  std::array<Matrix6, K> x;  // each frame's task motion matrix
+  std::array<Matrix6, K> g;  // G of each frame whose link the walk has passed
+  for (std::size_t a = 0; a < K; ++a) {
+    const auto& frame = frames[a];
+    data.oMf = frame.on_base() ? frame.placement() : data.oMi[frame.link()] * frame.placement();
+    x[a] = detail::task_motion_matrix(detail::task_transform(data.oMf, rf));
+  }
+  out.Lambda_inv.setZero();
+  Matrix6 omega = Matrix6::Zero();
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    const Force<Scalar>& u = data.oU[i];
+    const Eigen::Matrix<Scalar, 6, 1> sd = s.vector() * data.Dinv[k];
+    const Eigen::Matrix<Scalar, 1, 6> ut = u.vector().transpose();
+    // G_i = P_i G_parent for the frames on links before i: P = 1 - S D^-1 U^T
+    for (std::size_t a = 0; a < K; ++a) {
+      if (!frames[a].on_base() && frames[a].link() < i) g[a].noalias() -= sd * (ut * g[a]);
+    }
+    detail::omega_step(omega, s, u, data.D[k], data.Dinv[k]);
+    for (std::size_t a = 0; a < K; ++a) {
+      if (!frames[a].on_base() && frames[a].link() == i) g[a] = omega;
+    }
+    // the blocks (b, a) of the frames on link i, with every frame a at or before it
+    for (std::size_t b = 0; b < K; ++b) {
+      if (frames[b].on_base() || frames[b].link() != i) continue;
+      for (std::size_t a = 0; a < K; ++a) {
+        if (frames[a].on_base() || frames[a].link() > i) continue;
+        const Matrix6 block = x[b] * g[a] * x[a].transpose();
+        out.Lambda_inv.template block<6, 6>(Eigen::Index(6 * b), Eigen::Index(6 * a)) = block;
+        out.Lambda_inv.template block<6, 6>(Eigen::Index(6 * a), Eigen::Index(6 * b)) =
+            block.transpose();
+      }
+    }
+  });
+  // exactly symmetric
+  out.Lambda_inv = (Scalar(0.5) * (out.Lambda_inv + out.Lambda_inv.transpose())).eval();
+  detail::invert_task_inertia(out);
+}
+
+/// Returning form for K frames (their pose tasks stacked).
+template <typename Model, typename Q, std::size_t K>
+OperationalSpaceInertia<typename Model::Scalar, int(6 * K)> operational_space_inertia(
+    const Model& model, const Eigen::MatrixBase<Q>& q,
+    const std::array<FrameFor<Model>, K>& frames, ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model>& data = detail::thread_workspace(model);
+  OperationalSpaceInertia<typename Model::Scalar, int(6 * K)> out;
+  operational_space_inertia(
+      model, data, detail::checked_joint_vector(model, q, "operational_space_inertia", "q"),
+      frames, rf, out);
+  return out;
+}
+
+/// The dense route to the same numbers, the reference for the recursive one: M by crba, its
+/// Cholesky factor L (L L^T = M, forward_dynamics_crba's detail::cholesky_factor), J by
+/// jacobian, Y = L^-1 J^T by forward substitution and Lambda^-1 = Y^T Y = J M^-1 J^T
+/// (O(n^3)), Lambda by Cholesky. Allocation-free on a compile-time chain (fixed-size
+/// temporaries); a ChainX's J and Y are allocated. Fills data.M, data.L (and what crba and
+/// jacobian fill) and data.oMf.
+template <typename Model, typename Q, int Dim>
+void operational_space_inertia_dense(const Model& model, DataFor<Model>& data,
+                                     const Eigen::MatrixBase<Q>& q_in,
+                                     const FrameFor<Model>& frame, ReferenceFrame rf,
+                                     OperationalSpaceInertia<typename Model::Scalar, Dim>& out) {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("operational_space_inertia_dense", model, data, "q", q_in, "frame",
+                         frame);
+  using Scalar = typename Model::Scalar;
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
+  const auto n = Eigen::Index(detail::joint_count(model));
+  crba(model, data, q);
+  detail::cholesky_factor(data.M, data.L);
+  FrameJacobian<Model> j(6, n);
+  jacobian(model, data, q, frame, rf, j);
+  // Y = L^-1 J^T, one forward substitution per task row
+  Eigen::Matrix<Scalar, Model::nq, Dim> y(n, Dim);
+  for (int c = 0; c < Dim; ++c) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      Scalar s = j(6 - Dim + c, i);
+      for (Eigen::Index k = 0; k < i; ++k) s -= data.L(i, k) * y(k, c);
+      y(i, c) = s / data.L(i, i);
+    }
+  }
+  // Lambda^-1 = Y^T Y, one dot product per entry of the upper triangle
+  for (int c = 0; c < Dim; ++c) {
+    for (int r = 0; r <= c; ++r) {
+      Scalar s(0);
+      for (Eigen::Index i = 0; i < n; ++i) s += y(i, r) * y(i, c);
+      out.Lambda_inv(r, c) = out.Lambda_inv(c, r) = s;
+    }
+  }
+  detail::invert_task_inertia(out);
+}
+
+/// Returning form of the dense route.
+template <int Dim = pose_task, typename Model, typename Q>
+OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia_dense(
+    const Model& model, const Eigen::MatrixBase<Q>& q, const FrameFor<Model>& frame,
+    ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model>& data = detail::thread_workspace(model);
+  OperationalSpaceInertia<typename Model::Scalar, Dim> out;
+  operational_space_inertia_dense(
+      model, data,
+      detail::checked_joint_vector(model, q, "operational_space_inertia_dense", "q"), frame, rf,
+      out);
+  return out;
+}
+
+/// Lambda, Lambda^-1 and the task-space bias forces mu (Coriolis, centrifugal) and p (gravity)
+/// of the frame F's task at (q, qd), in one sweep of ABA's passes (file comment): the
+/// articulated inertias and bias forces tip to base, then base to F's link the recursion of
+/// Omega and two acceleration recursions, one driven by the velocity products alone (a_0 = 0),
+/// one by gravity alone (qd = 0, a_0 = -g). mu and p are in the task's coordinates `rf`, the
+/// task acceleration being J qdd + Jdot qd with jdot_qd's convention (world: classical
+/// acceleration of F's origin; local: F's spatial acceleration in F's axes). O(n). Fills
+/// data.liMi, oMi, oS, ov, oc, oU, D, Dinv, u and oMf.
+template <typename Model, typename Q, typename Qd, int Dim>
+void operational_space_dynamics(const Model& model, DataFor<Model>& data,
+                                const Eigen::MatrixBase<Q>& q_in,
+                                const Eigen::MatrixBase<Qd>& qd_in, const FrameFor<Model>& frame,
+                                ReferenceFrame rf,
+                                OperationalSpaceDynamics<typename Model::Scalar, Dim>& out)
+    noexcept(!detail::checks_sizes<Model>) {
+  static_assert(detail::fixed_joint_vectors<Model, Q, Qd>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  static_assert(Model::serial,
+                "chaindyn: the operational-space algorithms take a serial chain, not a tree");
+  detail::check_in_place("operational_space_dynamics", model, data, "q", q_in, "qd", qd_in,
+                         "frame", frame);
+  using Scalar = typename Model::Scalar;
+  const auto& q = detail::as_joint_vector<Model>(q_in.derived());
+  const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
+  const std::size_t n = detail::joint_count(model);
+  // Pass 1, base to tip: poses, motion subspaces, velocities v_i = v_p + S_i qd_i and
+  // velocity products c_i = v_i x S_i qd_i, in base coordinates                 RBDA Table 7.1
+  detail::world_kinematics(model, data, q);
+  Motion<Scalar> v_parent;
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    const Motion<Scalar> v = i == 0 ? s * qd[k] : v_parent + s * qd[k];
+    data.ov[i] = v;
+    v_parent = v;
+    data.oc[i] = cross(v, s) * qd[k];
+  });
+  // Pass 2, tip to base: IA_i, pA_i = v_i x* I_i v_i + pa_child, U_i, D_i and u_i = -S_i^T pA_i
+  // (tau = 0, no friction), and Ia, pa = pA_i + Ia c_i + U_i u_i / D_i for the parent (on a
+  // chain, link i + 1 is link i's child)                                         RBDA Table 7.1
+  ArticulatedInertia<Scalar> ia_child;
+  Force<Scalar> pa_child;
+  model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    const Motion<Scalar>& v = data.ov[i];
+    const Inertia<Scalar> inertia = model.inertia_in(i, data.oMi[i]);
+    ArticulatedInertia<Scalar> ia(inertia);
+    Force<Scalar> pa = cross(v, inertia * v);
+    if (i + 1 < n) {
+      ia = ia_child;
+      ia += inertia;
+      pa += pa_child;
+    }
+    const Force<Scalar> u_force = ia * s;
+    data.oU[i] = u_force;
+    const Scalar d = dot(s, u_force) + model.armature()[k];
+    const Scalar inv_d = Scalar(1) / d;
+    data.D[k] = d;
+    data.Dinv[k] = inv_d;
+    const Scalar u = -dot(s, pa);
+    data.u[k] = u;
+    if (i > 0) {
+      const Motion<Scalar>& c = data.oc[i];
+      const Force<Scalar> iac = ia * c;
+      pa_child = pa + iac + ((u - dot(c, u_force)) * inv_d) * u_force;
+      ia.subtract_outer(u_force, inv_d, ia_child);
+    }
+  });
+  if (frame.on_base()) {
+    data.oMf = frame.placement();
+    out.Lambda_inv.setZero();
+    detail::invert_task_inertia<Scalar, Dim>(out);
+    out.mu.setZero();
+    out.p.setZero();
+    return;
+  }
+  // Pass 3, base to L: Omega_i, and the accelerations of tau = 0 split in two:
+  //   velocity part: a'_i = a_p + c_i (a_0 = 0),  qdd_i = (u_i - U_i^T a'_i) / D_i
+  //   gravity part:  a'_i = a_p (a_0 = -g),       qdd_i = -U_i^T a'_i / D_i
+  //   a_i = a'_i + S_i qdd_i                                                       RBDA Table 7.1
+  const std::size_t link = frame.link();
+  Eigen::Matrix<Scalar, 6, 6> omega = Eigen::Matrix<Scalar, 6, 6>::Zero();
+  Motion<Scalar> a_v;
+  Motion<Scalar> a_g = model.base_acceleration();
+  // on a chain, L's support is joints 0..L
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    if (i > link) return;
+    const auto k = Eigen::Index(i);
+    const Motion<Scalar>& s = data.oS[i];
+    const Force<Scalar>& u_force = data.oU[i];
+    detail::omega_step(omega, s, u_force, data.D[k], data.Dinv[k]);
+    a_v += data.oc[i];
+    a_v += s * ((data.u[k] - dot(a_v, u_force)) * data.Dinv[k]);
+    a_g += s * (-dot(a_g, u_force) * data.Dinv[k]);
+  });
+  // the real acceleration of the gravity part: the fictitious a_0 = -g removed (RBDA sec. 5.3)
+  a_g -= model.base_acceleration();
+  data.oMf = data.oMi[link] * frame.placement();
+  const Transform<Scalar> x = detail::task_transform(data.oMf, rf);
+  detail::task_inverse_inertia<Dim>(omega, x, rf == ReferenceFrame::local, out.Lambda_inv);
+  detail::invert_task_inertia(out);
+  // Task accelerations. xdd_v: F's spatial acceleration in the task coordinates, plus, for
+  // world, omega x pdot (the classical acceleration of F's origin, RBDA sec. 2.11, as jdot_qd)
+  Eigen::Matrix<Scalar, 6, 1> xdd_v = x.act_inv(a_v).vector();
+  if (rf == ReferenceFrame::world) {
+    const Motion<Scalar>& v = data.ov[link];
+    const Vector3<Scalar> pdot = v.linear + detail::cross3(v.angular, data.oMf.translation);
+    xdd_v.template tail<3>() += detail::cross3(v.angular, pdot);
+  }
+  const Eigen::Matrix<Scalar, 6, 1> xdd_g = x.act_inv(a_g).vector();
+  out.mu.noalias() = -(out.Lambda * xdd_v.template tail<Dim>());
+  out.p.noalias() = -(out.Lambda * xdd_g.template tail<Dim>());
+}
+
+/// Returning form of operational_space_dynamics (Dim: pose_task or position_task).
+template <int Dim = pose_task, typename Model, typename Q, typename Qd>
+OperationalSpaceDynamics<typename Model::Scalar, Dim> operational_space_dynamics(
+    const Model& model, const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Qd>& qd,
+    const FrameFor<Model>& frame, ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model>& data = detail::thread_workspace(model);
+  OperationalSpaceDynamics<typename Model::Scalar, Dim> out;
+  operational_space_dynamics(
+      model, data, detail::checked_joint_vector(model, q, "operational_space_dynamics", "q"),
+      detail::checked_joint_vector(model, qd, "operational_space_dynamics", "qd"), frame, rf, out);
+  return out;
+}
+
+/// Returning form for a named frame. Throws IndexError if there is none.
+template <int Dim = pose_task, typename Model, typename Q, typename Qd>
+OperationalSpaceDynamics<typename Model::Scalar, Dim> operational_space_dynamics(
+    const Model& model, const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Qd>& qd,
+    std::string_view name, ReferenceFrame rf = ReferenceFrame::world) {
+  return operational_space_dynamics<Dim>(model, q, qd, model.frame(name), rf);
+}
+
+namespace detail {
+
+/// Jbar = M^-1 J^T Lambda from the articulated pass (data.oS, oU, Dinv) and out.Lambda: the
+/// joint accelerations of the chain at rest under the Dim task forces Lambda e_k, all at once
+/// (extended force propagation). The forces in base coordinates, F = X^T E Lambda (E the
+/// task's rows), climb from L to the base, each joint taking u_i = S_i^T F and passing
+/// F - U_i D_i^-1 u_i on; then from the base to the tip qdd_i = D_i^-1 (u_i - U_i^T A) and
+/// A += S_i qdd_i, A the acceleration of the links, zero at the base. u_i waits in row i of
+/// jbar until the acceleration pass overwrites it with qdd_i.
+template <typename Model, int Dim>
+void task_inverse(const Model& model, DataFor<Model>& data, std::size_t link,
+                  const Transform<typename Model::Scalar>& x,
+                  const Eigen::Matrix<typename Model::Scalar, Dim, Dim>& lambda,
+                  TaskInverse<Model, Dim>& jbar) noexcept {
+  using Scalar = typename Model::Scalar;
+  using Block = Eigen::Matrix<Scalar, 6, Dim>;
+  Block f;  // column k: the wrench of task force Lambda e_k on link L, base coordinates
+  for (int k = 0; k < Dim; ++k) {
+    Force<Scalar> task;
+    if constexpr (Dim == 6) {
+      task = Force<Scalar>(lambda.col(k).template head<3>(), lambda.col(k).template tail<3>());
+    } else {
+      task.linear = lambda.col(k);
+    }
+    f.col(k) = x.act(task).vector();
+  }
+  model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    if (i > link) {
+      jbar.row(k).setZero();
+      return;
+    }
+    const Eigen::Matrix<Scalar, 1, 6> s = data.oS[i].vector().transpose();
+    const Eigen::Matrix<Scalar, 6, 1> u = data.oU[i].vector();
+    const Eigen::Matrix<Scalar, 1, Dim> ui = s * f;
+    jbar.row(k) = ui;
+    f.noalias() -= (u * data.Dinv[k]) * ui;
+  });
+  Block a = Block::Zero();
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Eigen::Matrix<Scalar, 6, 1> s = data.oS[i].vector();
+    const Eigen::Matrix<Scalar, 1, 6> u = data.oU[i].vector().transpose();
+    const Eigen::Matrix<Scalar, 1, Dim> qdd = (jbar.row(k) - u * a) * data.Dinv[k];
+    jbar.row(k) = qdd;
+    a.noalias() += s * qdd;
+  });
+}
+
+}  // namespace detail
+
+/// The dynamically consistent generalized inverse of the task's Jacobian, Jbar = M^-1 J^T
+/// Lambda (nq x Dim; Khatib 1987), and the task's Lambda, Lambda^-1 and rcond into `lambda`:
+/// J Jbar = 1, and Jbar F is the joint acceleration that a task force F causes at rest. By
+/// the recursion of operational_space_inertia and extended force propagation (file comment),
+/// O(n Dim), M^-1 never formed. Jbar in the task coordinates `rf` (its rows are the task's
+/// force directions). For a frame on the base Jbar is zero. Fills what operational_space_inertia
+/// fills.
+template <typename Model, typename Q, int Dim>
+void dynamically_consistent_inverse(const Model& model, DataFor<Model>& data,
+                                    const Eigen::MatrixBase<Q>& q_in,
+                                    const FrameFor<Model>& frame, ReferenceFrame rf,
+                                    OperationalSpaceInertia<typename Model::Scalar, Dim>& lambda,
+                                    TaskInverse<Model, Dim>& jbar)
+    noexcept(!detail::checks_sizes<Model>) {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  detail::check_in_place("dynamically_consistent_inverse", model, data, "q", q_in, "frame",
+                         frame);
+  detail::check_matrix<Model>("dynamically_consistent_inverse", "jbar", jbar,
+                              Eigen::Index(detail::joint_count(model)), Dim);
+  const Transform<typename Model::Scalar> x = detail::operational_space_inertia_of<Dim>(
+      model, data, detail::as_joint_vector<Model>(q_in.derived()), frame, rf, lambda);
+  if (frame.on_base()) {
+    jbar.setZero();
+    return;
+  }
+  detail::task_inverse(model, data, frame.link(), x, lambda.Lambda, jbar);
+}
+
+/// operational_space_dynamics and, from the same passes, Jbar = M^-1 J^T Lambda
+/// (dynamically_consistent_inverse): what an operational-space controller needs at each tick,
+/// in one call, O(n Dim). The null-space projector is then 1 - Jbar J.
+template <typename Model, typename Q, typename Qd, int Dim>
+void operational_space_dynamics(const Model& model, DataFor<Model>& data,
+                                const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<Qd>& qd,
+                                const FrameFor<Model>& frame, ReferenceFrame rf,
+                                OperationalSpaceDynamics<typename Model::Scalar, Dim>& out,
+                                TaskInverse<Model, Dim>& jbar)
+    noexcept(!detail::checks_sizes<Model>) {
+  detail::check_matrix<Model>("operational_space_dynamics", "jbar", jbar,
+                              Eigen::Index(detail::joint_count(model)), Dim);
+  operational_space_dynamics(model, data, q, qd, frame, rf, out);
+  if (frame.on_base()) {
+    jbar.setZero();
+    return;
+  }
+  detail::task_inverse(model, data, frame.link(), detail::task_transform(data.oMf, rf),
+                       out.Lambda, jbar);
+}
+
+/// Returning form: Jbar (nq x Dim) alone.
+template <int Dim = pose_task, typename Model, typename Q>
+TaskInverse<Model, Dim> dynamically_consistent_inverse(const Model& model,
+                                                       const Eigen::MatrixBase<Q>& q,
+                                                       const FrameFor<Model>& frame,
+                                                       ReferenceFrame rf = ReferenceFrame::world) {
+  Data<Model>& data = detail::thread_workspace(model);
+  OperationalSpaceInertia<typename Model::Scalar, Dim> lambda;
+  TaskInverse<Model, Dim> jbar(Eigen::Index(detail::joint_count(model)), Dim);
+  dynamically_consistent_inverse(
+      model, data, detail::checked_joint_vector(model, q, "dynamically_consistent_inverse", "q"),
+      frame, rf, lambda, jbar);
+  return jbar;
+}
+
+/// The dynamically consistent null-space projector of the task, N = 1 - Jbar J (nq x nq), with
+/// Jbar and Lambda of dynamically_consistent_inverse in `jbar` and `lambda`: J N = 0, N N = N,
+/// N M^-1 = M^-1 N^T, and Jbar^T M N = 0 (the null space is M-orthogonal to the task). A
+/// posture torque tau_0 added as N^T tau_0 causes no task acceleration (Khatib 1987). N does
+/// not depend on the task coordinates (J and Jbar change by inverse transforms); `rf` is that
+/// of Jbar.
+/// O(n^2 Dim) for the product; the rest as dynamically_consistent_inverse.
+template <typename Model, typename Q, int Dim>
+void null_space_projector(const Model& model, DataFor<Model>& data,
+                          const Eigen::MatrixBase<Q>& q_in, const FrameFor<Model>& frame,
+                          ReferenceFrame rf,
+                          OperationalSpaceInertia<typename Model::Scalar, Dim>& lambda,
+                          TaskInverse<Model, Dim>& jbar, typename Model::Matrix& N)
+    noexcept(!detail::checks_sizes<Model>) {
+  static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
+  const auto n = Eigen::Index(detail::joint_count(model));
+  detail::check_matrix<Model>("null_space_projector", "N", N, n, n);
+  dynamically_consistent_inverse(model, data, q_in, frame, rf, lambda, jbar);
+  using Scalar = typename Model::Scalar;
+  N.setIdentity();
+  if (frame.on_base()) return;
+  const Transform<Scalar> x = detail::task_transform(data.oMf, rf);
+  // column j of J: joint j's motion subspace in the task coordinates (jacobian.hpp)
+  model.indices_forward([&](const std::size_t j) CHAINDYN_ALWAYS_INLINE {
+    if (j > frame.link()) return;
+    const Eigen::Matrix<Scalar, 6, 1> column = x.act_inv(data.oS[j]).vector();
+    N.col(Eigen::Index(j)).noalias() -= jbar * column.template tail<Dim>();
+  });
+}
+
+/// Returning form: N alone.
+template <int Dim = pose_task, typename Model, typename Q>
+typename Model::Matrix null_space_projector(const Model& model, const Eigen::MatrixBase<Q>& q,
+                                            const FrameFor<Model>& frame) {
+  Data<Model>& data = detail::thread_workspace(model);
+  const auto n = Eigen::Index(detail::joint_count(model));
+  OperationalSpaceInertia<typename Model::Scalar, Dim> lambda;
+  TaskInverse<Model, Dim> jbar(n, Dim);
+  typename Model::Matrix N(n, n);
+  null_space_projector(model, data,
+                       detail::checked_joint_vector(model, q, "null_space_projector", "q"), frame,
+                       ReferenceFrame::world, lambda, jbar, N);
+  return N;
+}
+
+}  // namespace chaindyn
