@@ -3,8 +3,7 @@
 /// ChainX among them, and the built-in iiwa), declared as compiled elsewhere
 /// (chaindyn/instantiate.hpp): chaindyn_tests precompiles this header into every source, and
 /// tests/instantiations/*.cpp compile the algorithms of these types once, instead of once per
-/// unity group. A type used in one source only is not worth it. With the property tests alone
-/// (CHAINDYN_PROPERTY_TESTS_ONLY: one unity group) neither is used.
+/// unity group. A type used in one source only is not worth it.
 #pragma once
 
 #include "support/chains.hpp"

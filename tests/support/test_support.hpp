@@ -31,12 +31,16 @@ inline constexpr bool kUnoptimised = true;
 #endif
 
 /// max |a - b| / max(1, max |b|): relative to the reference's size, absolute near zero.
+/// The operands go through one dynamic-size form: the reductions are compiled once, not once
+/// per (fixed-size) operand type.
+inline double relative_error_of(const Eigen::Ref<const Eigen::MatrixXd>& a,
+                                const Eigen::Ref<const Eigen::MatrixXd>& b) {
+  const double scale = std::max(1.0, b.cwiseAbs().maxCoeff());
+  return (a - b).cwiseAbs().maxCoeff() / scale;
+}
 template <typename A, typename B>
 double relative_error(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
-  const auto ad = a.template cast<double>().eval();
-  const auto bd = b.template cast<double>().eval();
-  const double scale = std::max(1.0, bd.cwiseAbs().maxCoeff());
-  return (ad - bd).cwiseAbs().maxCoeff() / scale;
+  return relative_error_of(a.template cast<double>(), b.template cast<double>());
 }
 inline double relative_error(double a, double b) {
   return std::abs(a - b) / std::max(1.0, std::abs(b));
