@@ -38,25 +38,36 @@
 #define CHAINDYN_DETAIL_TARGS2(...) CHAINDYN_DETAIL_TARGS1(__VA_ARGS__), __VA_ARGS__::Vector
 #define CHAINDYN_DETAIL_TARGS3(...) CHAINDYN_DETAIL_TARGS2(__VA_ARGS__), __VA_ARGS__::Vector
 
+/// The external-wrench forms of rnea and aba. g++ 12 reports a call of one declared extern as
+/// "used but never defined" (a warning no flag turns off, an error under -Werror), so with g++
+/// they are declared nothing: each translation unit compiles them, INSTANTIATE still does.
+#define CHAINDYN_DETAIL_EXTERNAL_WRENCH_FORMS(prefix, ...)                                          \
+  prefix template void chaindyn::rnea<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                         \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                         \
+      const chaindyn::LinkForces<__VA_ARGS__>&) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);                                           \
+  prefix template void chaindyn::aba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                          \
+      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
+      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                         \
+      const chaindyn::LinkForces<__VA_ARGS__>&) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__)
+#if defined(__GNUC__) && !defined(__clang__)
+#define CHAINDYN_DETAIL_EXTERN_EXTERNAL_WRENCH_FORMS(...) static_assert(true, "")
+#else
+#define CHAINDYN_DETAIL_EXTERN_EXTERNAL_WRENCH_FORMS(...) \
+  CHAINDYN_DETAIL_EXTERNAL_WRENCH_FORMS(extern, __VA_ARGS__)
+#endif
+
 /// The declarations of each group's EXTERN / INSTANTIATE macro, with `prefix` `extern` or
 /// empty; the model type is __VA_ARGS__ (it may contain commas).
 #define CHAINDYN_DETAIL_DYNAMICS(prefix, ...)                                                       \
   prefix template void chaindyn::rnea<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                         \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
       CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);               \
-  prefix template void chaindyn::rnea<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                         \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                         \
-      const chaindyn::LinkForces<__VA_ARGS__>&) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);                                           \
   prefix template void chaindyn::crba<CHAINDYN_DETAIL_TARGS1(__VA_ARGS__)>(                         \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__); \
   prefix template void chaindyn::aba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                          \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
       CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);               \
-  prefix template void chaindyn::aba<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(                          \
-      const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
-      CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__),                         \
-      const chaindyn::LinkForces<__VA_ARGS__>&) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);                                           \
   prefix template void chaindyn::nonlinear_effects<CHAINDYN_DETAIL_TARGS2(__VA_ARGS__)>(            \
       const __VA_ARGS__&, chaindyn::Data<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__),          \
       CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__);                                                  \
@@ -101,17 +112,17 @@
   prefix template void chaindyn::aba_derivatives<CHAINDYN_DETAIL_TARGS3(__VA_ARGS__)>(              \
       const __VA_ARGS__&, chaindyn::DerivativesData<__VA_ARGS__>&, CHAINDYN_DETAIL_VARG(__VA_ARGS__), \
       CHAINDYN_DETAIL_VARG(__VA_ARGS__), CHAINDYN_DETAIL_VARG(__VA_ARGS__)) CHAINDYN_DETAIL_NOEXCEPT(__VA_ARGS__)
-#define CHAINDYN_DETAIL_ALGORITHMS(prefix, ...)  \
-  CHAINDYN_DETAIL_DYNAMICS(prefix, __VA_ARGS__);   \
-  CHAINDYN_DETAIL_KINEMATICS(prefix, __VA_ARGS__); \
-  CHAINDYN_DETAIL_DERIVATIVES(prefix, __VA_ARGS__)
 
 /// Declares the dynamics for the model type as instantiated elsewhere: rnea (both), crba,
 /// aba (both), nonlinear_effects, gravity_torques, forward_dynamics_crba, kinetic_energy,
 /// potential_energy, inverse_mass_matrix, coriolis_matrix.
-#define CHAINDYN_EXTERN_DYNAMICS(...) CHAINDYN_DETAIL_DYNAMICS(extern, __VA_ARGS__)
+#define CHAINDYN_EXTERN_DYNAMICS(...)                   \
+  CHAINDYN_DETAIL_DYNAMICS(extern, __VA_ARGS__);         \
+  CHAINDYN_DETAIL_EXTERN_EXTERNAL_WRENCH_FORMS(__VA_ARGS__)
 /// Instantiates the dynamics for the model type here (one translation unit).
-#define CHAINDYN_INSTANTIATE_DYNAMICS(...) CHAINDYN_DETAIL_DYNAMICS(, __VA_ARGS__)
+#define CHAINDYN_INSTANTIATE_DYNAMICS(...) \
+  CHAINDYN_DETAIL_DYNAMICS(, __VA_ARGS__);  \
+  CHAINDYN_DETAIL_EXTERNAL_WRENCH_FORMS(, __VA_ARGS__)
 /// Declares the kinematics (forward_kinematics, frame_pose, jacobian, jdot_qd,
 /// joint_torques_from_wrench) for the model type as instantiated elsewhere.
 #define CHAINDYN_EXTERN_KINEMATICS(...) CHAINDYN_DETAIL_KINEMATICS(extern, __VA_ARGS__)
@@ -124,9 +135,15 @@
 
 /// Declares every in-place algorithm (the three groups) for the model type as instantiated
 /// elsewhere.
-#define CHAINDYN_EXTERN_ALGORITHMS(...) CHAINDYN_DETAIL_ALGORITHMS(extern, __VA_ARGS__)
+#define CHAINDYN_EXTERN_ALGORITHMS(...)            \
+  CHAINDYN_EXTERN_DYNAMICS(__VA_ARGS__);            \
+  CHAINDYN_DETAIL_KINEMATICS(extern, __VA_ARGS__);  \
+  CHAINDYN_DETAIL_DERIVATIVES(extern, __VA_ARGS__)
 /// Instantiates every in-place algorithm for the model type here (one translation unit).
-#define CHAINDYN_INSTANTIATE_ALGORITHMS(...) CHAINDYN_DETAIL_ALGORITHMS(, __VA_ARGS__)
+#define CHAINDYN_INSTANTIATE_ALGORITHMS(...)  \
+  CHAINDYN_INSTANTIATE_DYNAMICS(__VA_ARGS__);  \
+  CHAINDYN_DETAIL_KINEMATICS(, __VA_ARGS__);   \
+  CHAINDYN_DETAIL_DERIVATIVES(, __VA_ARGS__)
 
 /// Model construction and the built-in iiwa, compiled once. Building a chain validates every
 /// link (chaindyn::detail::validate_link: finiteness, masses, inertias, rotations), code that a
