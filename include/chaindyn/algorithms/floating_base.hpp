@@ -146,6 +146,17 @@ inline void system_inertia(const FloatingBase<Tree>& model, Data<FloatingBase<Tr
   }
 }
 
+/// out = q (+) v dt without checks (integrate's body; allocation-free on a compile-time tree).
+template <typename Tree, typename Q, typename V, typename Out>
+inline void integrate_into(const FloatingBase<Tree>& model, const Eigen::MatrixBase<Q>& q,
+                           const Eigen::MatrixBase<V>& v, const typename Tree::Scalar& dt,
+                           Eigen::MatrixBase<Out>& out) noexcept {
+  const Eigen::Matrix<typename Tree::Scalar, 6, 1> step = dt * v.template head<6>();
+  out.template head<7>() = FloatingBase<Tree>::Base::integrate(q.template head<7>(), step);
+  const Eigen::Index n = Eigen::Index(model.joint_count());
+  out.tail(n) = q.tail(n) + dt * v.tail(n);
+}
+
 }  // namespace detail
 
 // --- Configuration space --------------------------------------------------------------------
@@ -161,12 +172,8 @@ typename FloatingBase<Tree>::ConfigVector integrate(const FloatingBase<Tree>& mo
   detail::check_floating_vector(model, "integrate", "q", q, true);
   detail::check_floating_vector(model, "integrate", "v", v, false);
   detail::check_unit_quaternion("integrate", q);
-  using Model = FloatingBase<Tree>;
-  typename Model::ConfigVector out(model.nq_size());
-  const Eigen::Matrix<typename Tree::Scalar, 6, 1> step = dt * v.template head<6>();
-  out.template head<7>() = Model::Base::integrate(q.template head<7>(), step);
-  const Eigen::Index n = Eigen::Index(model.joint_count());
-  out.tail(n) = q.tail(n) + dt * v.tail(n);
+  typename FloatingBase<Tree>::ConfigVector out(model.nq_size());
+  detail::integrate_into(model, q, v, dt, out);
   return out;
 }
 
@@ -529,6 +536,59 @@ typename FloatingBase<Tree>::TangentVector aba(const FloatingBase<Tree>& model,
   const typename Model::TangentVector tc = detail::checked_floating(model, "aba", "tau", tau, false);
   aba(model, data, qc, vc, tc);
   return data.a;
+}
+
+// --- Simulation -----------------------------------------------------------------------------
+
+/// One step of the classical fourth-order Runge-Kutta method on the configuration manifold,
+/// in the Munthe-Kaas form (RKMK4; Hairer, Lubich and Wanner, Geometric Numerical Integration,
+/// sec. IV.8): the base's pose moves as q_0 exp(theta) with theta integrated in se(3), each
+/// stage's body twist xi carried into theta's coordinates by dexp^-1,
+///     theta' = xi + 1/2 theta x xi + 1/12 theta x (theta x xi),
+/// which keeps the method of order 4 (the joints are Euclidean); the accelerations are aba's.
+/// tau = [wrench applied to the base; joint forces], held over the step. q, v are updated in
+/// place; the quaternion stays unit. Allocation-free on a compile-time tree.
+template <typename Tree, typename Tau>
+void rk4_step(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
+              typename FloatingBase<Tree>::ConfigVector& q,
+              typename FloatingBase<Tree>::TangentVector& v, const Eigen::MatrixBase<Tau>& tau,
+              const typename Tree::Scalar& dt) noexcept(!detail::checks_sizes<Tree>) {
+  using Model = FloatingBase<Tree>;
+  using Scalar = typename Tree::Scalar;
+  using Tangent = typename Model::TangentVector;
+  const Eigen::Index nv = model.nv_size();
+  // theta' for the stage velocity xi at theta (the base's six entries; joints: xi itself)
+  const auto theta_rate = [](const Tangent& theta, const Tangent& xi, Tangent& out) {
+    const Motion<Scalar> t(theta.template head<3>(), theta.template segment<3>(3));
+    const Motion<Scalar> x(xi.template head<3>(), xi.template segment<3>(3));
+    const Motion<Scalar> tx = cross(t, x);
+    const Motion<Scalar> ttx = cross(t, tx);
+    out = xi;
+    out.template head<3>() += Scalar(0.5) * tx.angular + ttx.angular / Scalar(12);
+    out.template segment<3>(3) += Scalar(0.5) * tx.linear + ttx.linear / Scalar(12);
+  };
+  Tangent kq[4], kv[4], theta(nv), vs(nv);
+  typename Model::ConfigVector qs(model.nq_size());
+  const Scalar c[4] = {Scalar(0), dt / 2, dt / 2, dt};
+  theta.setZero();
+  for (int s = 0; s < 4; ++s) {
+    if (s == 0) {
+      qs = q;
+      vs = v;
+    } else {
+      theta = c[s] * kq[s - 1];
+      const Tangent unit_theta = theta;
+      detail::integrate_into(model, q, unit_theta, Scalar(1), qs);
+      vs = v + c[s] * kv[s - 1];
+    }
+    theta_rate(theta, vs, kq[s]);
+    aba(model, data, qs, vs, tau);
+    kv[s] = data.a;
+  }
+  theta = (dt / 6) * (kq[0] + 2 * kq[1] + 2 * kq[2] + kq[3]);
+  const typename Model::ConfigVector q0 = q;
+  detail::integrate_into(model, q0, theta, Scalar(1), q);
+  v += (dt / 6) * (kv[0] + 2 * kv[1] + 2 * kv[2] + kv[3]);
 }
 
 // --- Energies and momentum ------------------------------------------------------------------
