@@ -712,8 +712,8 @@ void jacobian(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
   J.template topLeftCorner<3, 6>() = r * jb.template topRows<3>();
   J.template block<3, 6>(3, 0) = r * jb.template bottomRows<3>();
   if (rf == ReferenceFrame::world) {
-    J.topRightCorner(3, n) = r * jt.topRows(3);
-    J.bottomRightCorner(3, n) = r * jt.bottomRows(3);
+    J.topRightCorner(3, n).noalias() = r * jt.topRows(3);
+    J.bottomRightCorner(3, n).noalias() = r * jt.bottomRows(3);
   } else {
     J.rightCols(n) = jt;
   }
