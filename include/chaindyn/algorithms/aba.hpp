@@ -29,15 +29,16 @@ struct KeepNothing {
 
 /// ABA (see the file comment). keep(i, I_i) receives each link's rigid inertia in base
 /// coordinates, which pass 2 computes: aba_derivatives keeps them for its rnea_derivatives
-/// pass, which then need not transform them again. root: FixedRoot (the fixed base), or a
-/// RootMotion (rnea.hpp; a floating base, RBDA sec. 9.3): the root links move with root->v,
-/// pass 2 adds their articulated inertias and bias forces to root->IA and root->pA (base
-/// coordinates), then root->resolve() sets root->a, from which pass 3 starts.
+/// pass, which then need not transform them again. Root: FixedRoot (the fixed base), or
+/// MovingRoot (a floating base, RBDA sec. 9.3; data is a RootedData, model/root_motion.hpp):
+/// the root links move with root.v, pass 2 adds their articulated inertias and bias forces to
+/// root.IA and root.pA (base coordinates), then root.resolve() sets root.a, from which pass 3
+/// starts.
 template <typename Model, typename Keep = KeepNothing, typename Root = FixedRoot>
 void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
               const typename Model::Vector& qd, const typename Model::Vector& tau,
               const LinkForces<Model>* f_ext, const Keep& keep = Keep(),
-              Root* root = nullptr) noexcept {
+              Root = Root()) noexcept {
   constexpr bool kMovingRoot = is_moving_root<Root>;
   using Scalar = typename Model::Scalar;
   // Pass 1, base to tip: poses, motion subspaces, velocities and velocity-product
@@ -72,13 +73,11 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA Table 7.1
-    Motion<Scalar> v;
-    if constexpr (kMovingRoot) {
-      v = (model.is_root(i) ? root->v : data.ov[model.parent(i)]) + s * qd[k];
-    } else {
-      v = model.is_root(i) ? s * qd[k]
-                           : (Model::serial ? v_parent : data.ov[model.parent(i)]) + s * qd[k];
-    }
+    // (a moving base's root link: v_i = v_0 + S_i qd_i, v_0 the base body's velocity)
+    const Motion<Scalar> v =
+        kMovingRoot && model.is_root(i) ? root_of<Model>(data).v + s * qd[k]
+        : model.is_root(i)              ? s * qd[k]
+                         : (Model::serial ? v_parent : data.ov[model.parent(i)]) + s * qd[k];
     data.ov[i] = v;
     if constexpr (Model::serial) v_parent = v;
     data.oc[i] = cross(v, s) * qd[k];
@@ -143,10 +142,14 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
       const Force<Scalar> iac = ia * c;
       ia.subtract_outer(u_force, inv_d, ia_child);
       pa_child = pa + iac + ((u - dot(c, u_force)) * inv_d) * u_force;
-      if (kMovingRoot && model.is_root(i)) {
-        if constexpr (kMovingRoot) {  // on the base body (RBDA sec. 9.3)
-          root->IA += ia_child;
-          root->pA += pa_child;
+      if constexpr (kMovingRoot) {
+        if (model.is_root(i)) {  // the base body's (RBDA sec. 9.3)
+          root_of<Model>(data).IA += ia_child;
+          root_of<Model>(data).pA += pa_child;
+        } else if constexpr (!Model::serial) {
+          const std::size_t p = model.parent(i);
+          data.oIA[p] += ia_child;
+          data.opA[p] += pa_child;
         }
       } else if constexpr (!Model::serial) {
         const std::size_t p = model.parent(i);
@@ -155,16 +158,15 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
       }
     }
   });
-  if constexpr (kMovingRoot) root->resolve();
+  if constexpr (kMovingRoot) root_of<Model>(data).resolve();
   // Pass 3, base to tip: accelerations.
-  const Motion<Scalar>& a_root = base_motion(model, root);
-  Motion<Scalar> a_parent = a_root;
+  Motion<Scalar> a_parent = base_motion<Root>(model, data);
   model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     // a'_i = a_p(i) + c_i, a_0 = -gravity;  qdd_i = (u_i - U_i^T a'_i) / D_i;  a_i = a'_i + S_i qdd_i
     // (times pass 2's 1 / D_i: a division is ~13 cycles of latency on this chain, per joint)
     Motion<Scalar> a = (Model::serial         ? a_parent
-                        : model.is_root(i) ? a_root
+                        : model.is_root(i) ? base_motion<Root>(model, data)
                                            : data.oa[model.parent(i)]) +
                        data.oc[i];
     const Scalar qdd_k = (data.u[k] - dot(a, data.oU[i])) * data.Dinv[k];

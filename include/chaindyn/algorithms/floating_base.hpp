@@ -119,11 +119,11 @@ inline Motion<typename Tree::Scalar> gravity_in_base(const FloatingBase<Tree>& m
 template <typename Tree>
 inline void floating_rnea_pass(const FloatingBase<Tree>& model,
                                Data<FloatingBase<Tree>>& data) noexcept {
-  auto& root = data.root;
+  auto& root = data.tree.root;
   root.a -= gravity_in_base(model, data);  // a'_0 = a_0 - a_g
   const Inertia<typename Tree::Scalar>& i0 = model.base_inertia();
   root.f = i0 * root.a + cross(root.v, i0 * root.v);
-  rnea_pass<true, true, true>(model.tree(), data.tree, data.q, data.qd, data.qdd, nullptr, &root);
+  rnea_pass<true, true, true>(model.tree(), data.tree, data.q, data.qd, data.qdd, nullptr, MovingRoot());
   data.tau.template head<6>() = root.f.vector();
   data.tau.tail(data.tau.size() - 6) = data.tree.tau;
 }
@@ -258,8 +258,8 @@ void rnea(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
     detail::check_floating_vector(model, "rnea", "a", a, false);
   }
   detail::floating_configuration(data, q);
-  detail::split_tangent<Model>(v, data.root.v, data.qd);
-  detail::split_tangent<Model>(a, data.root.a, data.qdd);
+  detail::split_tangent<Model>(v, data.tree.root.v, data.qd);
+  detail::split_tangent<Model>(a, data.tree.root.a, data.qdd);
   detail::floating_rnea_pass(model, data);
 }
 
@@ -303,25 +303,25 @@ void rnea_free_base(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& d
     detail::check_size(model.tree(), "rnea_free_base", "qdd", qdd);
   }
   detail::floating_configuration(data, q);
-  detail::split_tangent<Model>(v, data.root.v, data.qd);
+  detail::split_tangent<Model>(v, data.tree.root.v, data.qd);
   data.qdd = qdd;
-  data.root.a = Motion<Scalar>();  // a_0 = 0: a'_0 = -a_g
+  data.tree.root.a = Motion<Scalar>();  // a_0 = 0: a'_0 = -a_g
   detail::floating_rnea_pass(model, data);
   // Ic_0 (a'_0 + a_g) = -p_0: the base's equation with no wrench on it        RBDA Table 9.6
   detail::base_frame_poses(model.tree(), data.tree);
   detail::system_inertia(model, data);
-  const Eigen::Matrix<Scalar, 6, 1> p0 = data.root.f.vector();
+  const Eigen::Matrix<Scalar, 6, 1> p0 = data.tree.root.f.vector();
   const Eigen::Matrix<Scalar, 6, 1> da = data.Ic0.matrix().llt().solve(-p0);
   const Eigen::Matrix<Scalar, 6, 1> tau_base = data.tau.template head<6>();
   data.tree.qdd = data.tree.tau;  // keep the first pass's joint forces (qdd: free scratch here)
   // The correction's joint forces: the tree's RNEA for the acceleration da of the base alone
   // (no velocity, no joint acceleration, no gravity), linear in da.
-  data.root.a = Motion<Scalar>(da.template head<3>(), da.template tail<3>());
-  data.root.f = model.base_inertia() * data.root.a;
+  data.tree.root.a = Motion<Scalar>(da.template head<3>(), da.template tail<3>());
+  data.tree.root.f = model.base_inertia() * data.tree.root.a;
   detail::rnea_pass<false, false, false, false>(model.tree(), data.tree, data.q,
                                                 detail::NoArgument{}, detail::NoArgument{},
-                                                nullptr, &data.root);
-  data.tau.template head<6>() = tau_base + data.root.f.vector();
+                                                nullptr, detail::MovingRoot());
+  data.tau.template head<6>() = tau_base + data.tree.root.f.vector();
   data.tau.tail(data.tau.size() - 6) = data.tree.qdd + data.tree.tau;
   data.tree.tau = data.tau.tail(data.tau.size() - 6);
   data.a.template head<6>() = da;
@@ -362,9 +362,9 @@ void nonlinear_effects(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>
     detail::check_floating_vector(model, "nonlinear_effects", "v", v, false);
   }
   detail::floating_configuration(data, q);
-  detail::split_tangent<FloatingBase<Tree>>(v, data.root.v, data.qd);
+  detail::split_tangent<FloatingBase<Tree>>(v, data.tree.root.v, data.qd);
   data.qdd.setZero();
-  data.root.a = Motion<typename Tree::Scalar>();
+  data.tree.root.a = Motion<typename Tree::Scalar>();
   detail::floating_rnea_pass(model, data);
 }
 
@@ -380,8 +380,8 @@ void gravity_torques(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& 
   detail::floating_configuration(data, q);
   data.qd.setZero();
   data.qdd.setZero();
-  data.root.v = Motion<typename Tree::Scalar>();
-  data.root.a = Motion<typename Tree::Scalar>();
+  data.tree.root.v = Motion<typename Tree::Scalar>();
+  data.tree.root.a = Motion<typename Tree::Scalar>();
   detail::floating_rnea_pass(model, data);
 }
 
@@ -508,7 +508,7 @@ void aba(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
     detail::check_floating_vector(model, "aba", "tau", tau, false);
   }
   detail::floating_configuration(data, q);
-  auto& root = data.root;
+  auto& root = data.tree.root;
   detail::split_tangent<Model>(v, root.v, data.qd);
   Motion<typename Tree::Scalar> f0;
   detail::split_tangent<Model>(tau, f0, data.qdd);  // data.qdd: the joint forces, for now
@@ -517,7 +517,7 @@ void aba(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
   root.IA = ArticulatedInertia<typename Tree::Scalar>(i0);
   root.pA = cross(root.v, i0 * root.v);
   detail::aba_pass(model.tree(), data.tree, data.q, data.qd, data.qdd, nullptr,
-                   detail::KeepNothing(), &root);
+                   detail::KeepNothing(), detail::MovingRoot());
   data.qdd = data.tree.qdd;
   data.a.template head<6>() = (root.a + detail::gravity_in_base(model, data)).vector();
   data.a.tail(data.a.size() - 6) = data.qdd;
@@ -603,7 +603,7 @@ typename Tree::Scalar kinetic_energy(const FloatingBase<Tree>& model, Data<Float
   using Scalar = typename Tree::Scalar;
   nonlinear_effects(model, data, q, v);  // the forward pass fills data.tree.v
   const auto& i0 = model.base_inertia();
-  Scalar t = dot(data.root.v, i0 * data.root.v);
+  Scalar t = dot(data.tree.root.v, i0 * data.tree.root.v);
   const Tree& tree = model.tree();
   for (std::size_t i = 0; i < detail::joint_count(tree); ++i) {
     const auto k = Eigen::Index(i);
@@ -647,7 +647,7 @@ const Eigen::Matrix<typename Tree::Scalar, 6, 1>& centroidal_momentum(
   detail::base_frame_poses(model.tree(), data.tree);
   detail::system_inertia(model, data);
   const Tree& tree = model.tree();
-  Force<Scalar> h = model.base_inertia() * data.root.v;  // base coordinates, about the base origin
+  Force<Scalar> h = model.base_inertia() * data.tree.root.v;  // base coordinates, about the base origin
   for (std::size_t i = 0; i < detail::joint_count(tree); ++i) {
     h += data.tree.oMi[i].act(tree.inertia(i) * data.tree.v[i]);
   }

@@ -15,29 +15,16 @@ namespace detail {
 struct NoArgument {};
 
 /// The fixed base's acceleration (-g) or the moving base's root->a.
-template <typename Model, typename Root>
+template <typename Root, typename Model>
 inline CHAINDYN_ALWAYS_INLINE const auto& base_motion(const Model& model,
-                                                      const Root* root) noexcept {
+                                                      DataFor<Model>& data) noexcept {
   if constexpr (is_moving_root<Root>) {
     (void)model;
-    return root->a;
+    return root_of<Model>(data).a;
   } else {
-    (void)root;
+    (void)data;
     return model.base_acceleration();
   }
-}
-
-/// x[p(i)], or the moving base's member(root) for a root link i.
-template <typename Model, typename Array, typename Root, typename Member>
-inline CHAINDYN_ALWAYS_INLINE const auto& parent_of(const Model& model, const Array& x,
-                                                   const std::size_t i, const Root* root,
-                                                   const Member& member) noexcept {
-  if constexpr (is_moving_root<Root>) {
-    if (model.is_root(i)) return member(*root);
-  } else {
-    (void)root, (void)member;
-  }
-  return x[model.parent(i)];
 }
 
 /// The RNEA with terms switched off at compile time, shared by rnea, nonlinear_effects,
@@ -46,14 +33,14 @@ inline CHAINDYN_ALWAYS_INLINE const auto& parent_of(const Model& model, const Ar
 /// kPoses false: data.liMi already holds the joint poses at q (forward_dynamics_crba, after
 /// crba), so the pass does not compute them again. Fills data.liMi, data.v (when kVelocity),
 /// data.a, data.f, data.tau.
-/// root: FixedRoot (the fixed base: a_0 = -g, v_0 = 0), or a RootMotion whose v and a the root
-/// links take as their parent's and whose f receives their forces (a floating base; with
-/// kVelocity false its v must be zero).
+/// Root: FixedRoot (the fixed base: a_0 = -g, v_0 = 0), or MovingRoot (a floating base: data
+/// is a RootedData whose root.v and root.a the root links take as their parent's and whose
+/// root.f receives their forces; with kVelocity false root.v must be zero).
 template <bool kVelocity, bool kAcceleration, bool kJointDynamics, bool kPoses = true,
           typename Model, typename Qd, typename Qdd, typename Root = FixedRoot>
 void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
                const Qd& qd, const Qdd& qdd, const LinkForces<Model>* f_ext,
-               Root* root = nullptr) noexcept {
+               Root = Root()) noexcept {
   constexpr bool kMovingRoot = is_moving_root<Root>;
   static_assert(!kJointDynamics || (kVelocity && kAcceleration),
                 "joint friction and armature need qd and qdd");
@@ -67,7 +54,29 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i];
     const Inertia<Scalar>& inertia = model.inertia(i);
-    if (!kMovingRoot && model.is_root(i)) {
+    if constexpr (kMovingRoot) {
+      if (model.is_root(i)) {
+        // A link on a moving base body (a floating base): the general step below with the
+        // base body as p(i), its velocity and acceleration root->v, root->a (RBDA sec. 9.2)
+        const RootMotion<Scalar>& root = root_of<Model>(data);
+        Motion<Scalar> a = to_link(joint, x, root.a);
+        if constexpr (kAcceleration) a += joint.motion(qdd[k]);
+        Force<Scalar>& f = data.f[i];
+        if constexpr (kVelocity) {
+          const Motion<Scalar> v = to_link(joint, x, root.v) + joint.motion(qd[k]);
+          a += joint.cross_motion(v, qd[k]);
+          data.v[i] = v;
+          f = inertia * a;
+          f += cross(v, inertia * v);
+        } else {
+          f = inertia * a;
+        }
+        data.a[i] = a;
+        if (f_ext) f -= (*f_ext)[i];
+        return;
+      }
+    }
+    if (model.is_root(i)) {
       // A link on the base, with the zeros of its inputs skipped: the base acceleration is
       // (0; -g) (the model keeps no angular part) and v_i = S qd_i, so v_i x S qd_i = 0 and,
       // with l = R^T (-g) and I S = joint.column(I) (RBDA eqs. 5.6-5.9, v_base = 0):
@@ -94,14 +103,12 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
       return;
     }
     // a_i = Xup_i a_p(i) + S_i qdd_i + v_i x S_i qd_i                          RBDA eq. (5.7)
-    // (a moving base's root link: p(i) is the base body, RBDA sec. 9.3)
-    Motion<Scalar> a = to_link(joint, x, parent_of(model, data.a, i, root, [](const auto& r) -> const auto& { return r.a; }));
+    Motion<Scalar> a = to_link(joint, x, data.a[model.parent(i)]);
     if constexpr (kAcceleration) a += joint.motion(qdd[k]);
     // f_i = I_i a_i + v_i x* I_i v_i - f_ext_i                                RBDA eq. (5.9)
     if constexpr (kVelocity) {
       // v_i = Xup_i v_p(i) + S_i qd_i                                         RBDA eq. (5.6)
-      const Motion<Scalar> v =
-          to_link(joint, x, parent_of(model, data.v, i, root, [](const auto& r) -> const auto& { return r.v; })) + joint.motion(qd[k]);
+      const Motion<Scalar> v = to_link(joint, x, data.v[model.parent(i)]) + joint.motion(qd[k]);
       a += joint.cross_motion(v, qd[k]);
       data.v[i] = v;
       data.a[i] = a;
@@ -125,10 +132,11 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
       tau += joint_friction(model, i, qd[k]) + model.armature()[k] * qdd[k];
     }
     data.tau[k] = tau;
-    if (!model.is_root(i)) {
-      data.f[model.parent(i)] += to_parent(joint, data.liMi[i], data.f[i]);
-    } else if constexpr (kMovingRoot) {
-      root->f += to_parent(joint, data.liMi[i], data.f[i]);  // on the base body
+    if (!model.is_root(i)) data.f[model.parent(i)] += to_parent(joint, data.liMi[i], data.f[i]);
+    if constexpr (kMovingRoot) {
+      if (model.is_root(i)) {  // on the base body
+        root_of<Model>(data).f += to_parent(joint, data.liMi[i], data.f[i]);
+      }
     }
   });
 }

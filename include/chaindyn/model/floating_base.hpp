@@ -276,10 +276,10 @@ struct Data<FloatingBase<Tree>> {
 
   std::size_t size() const noexcept { return tree.size(); }
 
-  Data<Tree> tree;                 ///< the tree's workspace (its passes' intermediates)
+  /// The tree's workspace (its passes' intermediates) and, as tree.root, the base's motion:
+  /// v, a - a_g, the wrench f the tree and the base body need (rnea), IA and pA (aba).
+  detail::RootedData<Tree> tree;
   typename Tree::Vector q, qd, qdd;  ///< the tree's parts of q, v, a of the last call
-  detail::RootMotion<Scalar> root; ///< the base's motion: v, a - a_g, the wrench f the tree and
-                                   ///< the base body need (rnea), IA and pA (aba)
   Transform<Scalar> oMb;           ///< the base pose in the world frame
   Inertia<Scalar> Ic0;             ///< the whole system's inertia in base coordinates (crba,
                                    ///< rnea_free_base, centroidal_momentum)
