@@ -30,7 +30,7 @@ struct KeepNothing {
 /// ABA (see the file comment). keep(i, I_i) receives each link's rigid inertia in base
 /// coordinates, which pass 2 computes: aba_derivatives keeps them for its rnea_derivatives
 /// pass, which then need not transform them again. Root: FixedRoot (the fixed base), or
-/// MovingRoot (a floating base, RBDA sec. 9.3; data is a RootedData, model/root_motion.hpp):
+/// MovingRoot (a floating base, RBDA ch. 9; data is a RootedData, model/root_motion.hpp):
 /// the root links move with root.v, pass 2 adds their articulated inertias and bias forces to
 /// root.IA and root.pA (base coordinates), then root.resolve() sets root.a, from which pass 3
 /// starts.
@@ -143,7 +143,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
       ia.subtract_outer(u_force, inv_d, ia_child);
       pa_child = pa + iac + ((u - dot(c, u_force)) * inv_d) * u_force;
       if constexpr (kMovingRoot) {
-        if (model.is_root(i)) {  // the base body's (RBDA sec. 9.3)
+        if (model.is_root(i)) {  // the base body's (RBDA ch. 9)
           root_of<Model>(data).IA += ia_child;
           root_of<Model>(data).pA += pa_child;
         } else if constexpr (!Model::serial) {

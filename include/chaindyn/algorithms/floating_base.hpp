@@ -3,14 +3,14 @@
 /// tree's own fixed-base pass with the base body's motion as the root state (RootMotion,
 /// model/root_motion.hpp) and adds the base body's terms:
 /// - rnea: the hybrid form, base acceleration given: [base wrench; joint torques] (RBDA
-///   sec. 9.2: the base is the tree's root body);
+///   ch. 9: the base is the tree's root body);
 /// - rnea_free_base: the full form, the base free (no wrench on it): its acceleration and the
 ///   joint torques (RBDA Table 9.6);
-/// - crba: the (6 + n) x (6 + n) mass matrix [Ic_0, F; F^T, H] (RBDA eq. 9.13 ff.): H the
+/// - crba: the (6 + n) x (6 + n) mass matrix [Ic_0, F; F^T, H] (RBDA ch. 9, floating bases): H the
 ///   tree's, F_i = Ic_i S_i and Ic_0 the whole system's inertia, from the tree's CRBA in base
 ///   coordinates;
 /// - aba: the floating-base ABA, the base's articulated inertia from the tree's backward pass
-///   (RBDA sec. 9.3 and Table 9.5 (FDfb));
+///   (RBDA ch. 9, floating bases);
 /// - forward_dynamics_crba (crba + Cholesky), nonlinear_effects, gravity_torques, the
 ///   energies, the centroidal momentum and its matrix, frame Jacobians with the base columns;
 /// - integrate, difference, normalize, random_configuration on the configuration manifold.
@@ -137,7 +137,7 @@ inline void base_frame_poses(const Tree& tree, Data<Tree>& data) noexcept {
 }
 
 /// data.Ic0 = I_0 + sum_i oI_i, the whole system's inertia in base coordinates (the composite
-/// inertia of the base, RBDA eq. 9.13's Ic_0), from data.tree.oMi.
+/// inertia of the base, RBDA ch. 9), from data.tree.oMi.
 template <typename Tree>
 inline void system_inertia(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data) noexcept {
   data.Ic0 = model.base_inertia();
@@ -414,7 +414,7 @@ typename FloatingBase<Tree>::TangentVector gravity_torques(const FloatingBase<Tr
 /// M(q), (6 + n) x (6 + n), both triangles: [Ic_0, F; F^T, H] with H the tree's mass matrix
 /// (armature included), F's column i = Ic_i S_i (the composite inertia of the subtree of joint
 /// i times its motion subspace, base coordinates) and Ic_0 the whole system's inertia about
-/// the base origin (RBDA eq. 9.13 ff.; the tree's CRBA in base coordinates gives every Ic_i).
+/// the base origin (RBDA ch. 9; the tree's CRBA in base coordinates gives every Ic_i).
 /// Writes data.M, data.Ic0.
 template <typename Tree, typename Q>
 void crba(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,

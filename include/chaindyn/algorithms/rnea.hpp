@@ -57,7 +57,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
     if constexpr (kMovingRoot) {
       if (model.is_root(i)) {
         // A link on a moving base body (a floating base): the general step below with the
-        // base body as p(i), its velocity and acceleration root->v, root->a (RBDA sec. 9.2)
+        // base body as p(i), its velocity and acceleration root.v, root.a (RBDA ch. 9)
         const RootMotion<Scalar>& root = root_of<Model>(data);
         Motion<Scalar> a = to_link(joint, x, root.a);
         if constexpr (kAcceleration) a += joint.motion(qdd[k]);
