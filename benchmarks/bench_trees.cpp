@@ -6,8 +6,12 @@
 //   serial12/... the same joint types as a Tree whose parents are i - 1 (a chain: the chain's code)
 //   treeX32/...  TreeX<double>: a root joint and four branches of 7 revolute joints from it
 //   chainX32/... ChainX<double> of 32 revolute joints
+//   floating_iiwa/...  FloatingBase<KukaIiwa>: the iiwa on a free-flying base (docs/floating_base.md)
+//   six_more_iiwa/...  the same robot on a fixed base with six more joints (prismatic x, y, z,
+//                revolute z, y, x, then the iiwa's seven): what a floating base replaces
 #include "bench_common.hpp"
 
+#include <chaindyn/algorithms/floating_base.hpp>
 #include <chaindyn/model/tree.hpp>
 
 #include <type_traits>
@@ -69,6 +73,48 @@ void register_model(const std::string& prefix, const Fixture<Model>* f) {
   add(ForwardDynamicsCrba{}, "forward_dynamics_crba");
 }
 
+// The iiwa with six more joints in front of its seven (the chain a floating base replaces).
+template <typename Arm>
+struct SixMore;
+template <typename... J>
+struct SixMore<Chain<double, J...>> {
+  using type = Chain<double, PrismaticX, PrismaticY, PrismaticZ, RevoluteZ, RevoluteY, RevoluteX, J...>;
+};
+using Iiwa = robots::KukaIiwa<double>;
+using Floating = FloatingBase<Iiwa>;
+
+/// rnea, crba, aba of the floating-base iiwa over kStates random states.
+struct FloatingFixture {
+  FloatingFixture(const Link<double>& body)
+      : model(std::make_unique<const Floating>(body, robots::kuka_iiwa())),
+        data(std::make_unique<Data<Floating>>()) {
+    std::mt19937 gen(test::kSeed);
+    for (std::size_t k = 0; k < kStates; ++k) {
+      q.push_back(random_configuration(*model, gen));
+      v.push_back(test::random_state<Floating::TangentVector>(gen, 2.0, Floating::nv));
+      x.push_back(test::random_state<Floating::TangentVector>(gen, 5.0, Floating::nv));
+    }
+  }
+  std::unique_ptr<const Floating> model;
+  std::unique_ptr<Data<Floating>> data;
+  std::vector<Floating::ConfigVector> q;
+  std::vector<Floating::TangentVector> v, x;
+};
+
+template <int kAlgorithm>
+void bm_floating(benchmark::State& state, const FloatingFixture* f) {
+  Data<Floating>* data = f->data.get();
+  benchmark::DoNotOptimize(data);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    if constexpr (kAlgorithm == 0) rnea(*f->model, *data, f->q[k], f->v[k], f->x[k]);
+    if constexpr (kAlgorithm == 1) crba(*f->model, *data, f->q[k]);
+    if constexpr (kAlgorithm == 2) aba(*f->model, *data, f->q[k], f->v[k], f->x[k]);
+    benchmark::ClobberMemory();
+    k = (k + 1) & (kStates - 1);
+  }
+}
+
 const bool registered = [] {
   static const Fixture<Hand12> hand(random_tree<Hand12>());
   static const Fixture<Serial12> serial(random_tree<Serial12>());
@@ -78,6 +124,27 @@ const bool registered = [] {
   register_model("serial12", &serial);
   register_model("treeX32", &tree_x);
   register_model("chainX32", &chain_x);
+  Link<double> body;  // a 150 kg satellite
+  body.mass = 150.0;
+  body.inertia = Eigen::Vector3d(30.0, 30.0, 36.0).asDiagonal();
+  static const FloatingFixture floating(body);
+  benchmark::RegisterBenchmark("floating_iiwa/rnea", &bm_floating<0>, &floating);
+  benchmark::RegisterBenchmark("floating_iiwa/crba", &bm_floating<1>, &floating);
+  benchmark::RegisterBenchmark("floating_iiwa/aba", &bm_floating<2>, &floating);
+  using SixMoreIiwa = SixMore<Iiwa>::type;
+  std::vector<Link<double>> links(6);
+  links[5].mass = body.mass;
+  links[5].inertia = body.inertia;
+  const Iiwa arm = robots::kuka_iiwa();
+  links.insert(links.end(), arm.links().begin(), arm.links().end());
+  static const Fixture<SixMoreIiwa> six_more{SixMoreIiwa(links)};
+  const auto add = [&](auto algorithm, const char* name) {
+    benchmark::RegisterBenchmark((std::string("six_more_iiwa/") + name).c_str(),
+                                 &bm<decltype(algorithm), SixMoreIiwa>, &six_more);
+  };
+  add(Rnea{}, "rnea");
+  add(Crba{}, "crba");
+  add(Aba{}, "aba");
   return true;
 }();
 

@@ -47,6 +47,7 @@ struct EigenAssertion : std::runtime_error {
 
 #include <chaindyn/algorithms/aba_derivatives.hpp>
 #include <chaindyn/algorithms/coriolis.hpp>
+#include <chaindyn/algorithms/floating_base.hpp>
 #include <chaindyn/algorithms/frame_motion.hpp>
 #include <chaindyn/algorithms/friction.hpp>
 #include <chaindyn/algorithms/inverse_mass_matrix.hpp>
@@ -553,6 +554,55 @@ TEST_CASE("trees: in-place algorithms make no heap allocation once model and Dat
   };
   check(fixed);
   check(TreeX<double>::from(fixed));
+}
+
+TEST_CASE("floating base: in-place algorithms make no heap allocation once model and Data are made",
+          "[no_malloc][floating_base]") {
+  using T = Tree<double, Parents<-1, 0, 1, 1, 0>, RevoluteZ, Revolute, PrismaticX, RevoluteY,
+                 Revolute>;
+  std::mt19937 gen(test::kSeed);
+  Link<double> body;
+  body.mass = 3.0;
+  body.inertia = Eigen::Vector3d(0.3, 0.2, 0.25).asDiagonal();
+  const T fixed(test::random_links<T>(gen, true));
+  const auto check = [&gen](const auto& model, bool fixed_size) {
+    using Model = std::decay_t<decltype(model)>;
+    using Tree = typename Model::Tree;
+    auto data = std::make_unique<Data<Model>>(model);
+    auto J = std::make_unique<FloatingJacobian<Tree>>(6, model.nv_size());
+    typename Model::ConfigVector q = random_configuration(model, gen);
+    typename Model::TangentVector v(model.nv_size()), a(model.nv_size());
+    for (Eigen::Index i = 0; i < v.size(); ++i) {
+      v[i] = test::uniform(gen, -1, 1);
+      a[i] = test::uniform(gen, -1, 1);
+    }
+    const typename Tree::Vector qdd = a.tail(model.joint_count());
+    const auto frame = model.tree().frame(2);
+    double energy = 0;
+    REQUIRE_NO_ALLOCATION(rnea(model, *data, q, v, a));
+    const typename Model::TangentVector tau = data->tau;
+    REQUIRE_NO_ALLOCATION(aba(model, *data, q, v, tau));
+    REQUIRE((data->a - a).cwiseAbs().maxCoeff() < 1e-8);
+    REQUIRE_NO_ALLOCATION(rnea_free_base(model, *data, q, v, qdd));
+    REQUIRE_NO_ALLOCATION(crba(model, *data, q));
+    REQUIRE_NO_ALLOCATION(forward_dynamics_crba(model, *data, q, v, tau));
+    REQUIRE((data->a - a).cwiseAbs().maxCoeff() < 1e-8);
+    REQUIRE_NO_ALLOCATION(nonlinear_effects(model, *data, q, v));
+    REQUIRE_NO_ALLOCATION(gravity_torques(model, *data, q));
+    REQUIRE_NO_ALLOCATION(energy = kinetic_energy(model, *data, q, v) + potential_energy(model, *data, q));
+    REQUIRE(std::isfinite(energy));
+    REQUIRE_NO_ALLOCATION(centroidal_momentum(model, *data, q, v));
+    REQUIRE_NO_ALLOCATION(centroidal_momentum_matrix(model, *data, q));
+    REQUIRE_NO_ALLOCATION(jacobian(model, *data, q, frame, ReferenceFrame::world, *J));
+    REQUIRE(J->allFinite());
+    if (fixed_size) {
+      if constexpr (Model::nq != Eigen::Dynamic) {
+        REQUIRE_NO_ALLOCATION(rk4_step(model, *data, q, v, tau, 1e-3));
+      }
+    }
+  };
+  check(FloatingBase<T>(body, fixed), true);
+  check(FloatingBase<TreeX<double>>(body, TreeX<double>::from(fixed)), false);
 }
 
 TEMPLATE_TEST_CASE("OnlinePayloadEstimator::update makes no heap allocation",

@@ -13,6 +13,7 @@
 
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/algorithms/friction.hpp"
+#include "chaindyn/algorithms/rnea.hpp"
 #include "chaindyn/model/data.hpp"
 #include "chaindyn/model/joint_walks.hpp"
 
@@ -28,11 +29,17 @@ struct KeepNothing {
 
 /// ABA (see the file comment). keep(i, I_i) receives each link's rigid inertia in base
 /// coordinates, which pass 2 computes: aba_derivatives keeps them for its rnea_derivatives
-/// pass, which then need not transform them again.
-template <typename Model, typename Keep = KeepNothing>
+/// pass, which then need not transform them again. Root: FixedRoot (the fixed base), or
+/// MovingRoot (a floating base, RBDA ch. 9; data is a RootedData, model/root_motion.hpp):
+/// the root links move with root.v, pass 2 adds their articulated inertias and bias forces to
+/// root.IA and root.pA (base coordinates), then root.resolve() sets root.a, from which pass 3
+/// starts.
+template <typename Model, typename Keep = KeepNothing, typename Root = FixedRoot>
 void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
               const typename Model::Vector& qd, const typename Model::Vector& tau,
-              const LinkForces<Model>* f_ext, const Keep& keep = Keep()) noexcept {
+              const LinkForces<Model>* f_ext, const Keep& keep = Keep(),
+              Root = Root()) noexcept {
+  constexpr bool kMovingRoot = is_moving_root<Root>;
   using Scalar = typename Model::Scalar;
   // Pass 1, base to tip: poses, motion subspaces, velocities and velocity-product
   // accelerations, all in base coordinates.
@@ -66,8 +73,10 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA Table 7.1
+    // (a moving base's root link: v_i = v_0 + S_i qd_i, v_0 the base body's velocity)
     const Motion<Scalar> v =
-        model.is_root(i) ? s * qd[k]
+        kMovingRoot && model.is_root(i) ? root_of<Model>(data).v + s * qd[k]
+        : model.is_root(i)              ? s * qd[k]
                          : (Model::serial ? v_parent : data.ov[model.parent(i)]) + s * qd[k];
     data.ov[i] = v;
     if constexpr (Model::serial) v_parent = v;
@@ -124,7 +133,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     data.Dinv[k] = inv_d;
     const Scalar u = tau[k] - joint_friction(model, i, qd[k]) - dot(s, pa);
     data.u[k] = u;
-    if (!model.is_root(i)) {
+    if (kMovingRoot || !model.is_root(i)) {
       // Ia = IA_i - U_i U_i^T / D_i;  pa = pA_i + Ia c_i + U_i u_i / D_i, for the parent
       // (one set of coordinates: no transform)
       // With Ia c = IA c - U (U^T c) / D, pa = pA_i + IA_i c_i + U_i (u_i - U_i^T c_i) / D_i:
@@ -133,21 +142,31 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
       const Force<Scalar> iac = ia * c;
       ia.subtract_outer(u_force, inv_d, ia_child);
       pa_child = pa + iac + ((u - dot(c, u_force)) * inv_d) * u_force;
-      if constexpr (!Model::serial) {
+      if constexpr (kMovingRoot) {
+        if (model.is_root(i)) {  // the base body's (RBDA ch. 9)
+          root_of<Model>(data).IA += ia_child;
+          root_of<Model>(data).pA += pa_child;
+        } else if constexpr (!Model::serial) {
+          const std::size_t p = model.parent(i);
+          data.oIA[p] += ia_child;
+          data.opA[p] += pa_child;
+        }
+      } else if constexpr (!Model::serial) {
         const std::size_t p = model.parent(i);
         data.oIA[p] += ia_child;
         data.opA[p] += pa_child;
       }
     }
   });
+  if constexpr (kMovingRoot) root_of<Model>(data).resolve();
   // Pass 3, base to tip: accelerations.
-  Motion<Scalar> a_parent = model.base_acceleration();
+  Motion<Scalar> a_parent = base_motion<Root>(model, data);
   model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     // a'_i = a_p(i) + c_i, a_0 = -gravity;  qdd_i = (u_i - U_i^T a'_i) / D_i;  a_i = a'_i + S_i qdd_i
     // (times pass 2's 1 / D_i: a division is ~13 cycles of latency on this chain, per joint)
     Motion<Scalar> a = (Model::serial         ? a_parent
-                        : model.is_root(i) ? model.base_acceleration()
+                        : model.is_root(i) ? base_motion<Root>(model, data)
                                            : data.oa[model.parent(i)]) +
                        data.oc[i];
     const Scalar qdd_k = (data.u[k] - dot(a, data.oU[i])) * data.Dinv[k];

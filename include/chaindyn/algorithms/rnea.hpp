@@ -5,6 +5,7 @@
 #include "chaindyn/algorithms/friction.hpp"
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/model/data.hpp"
+#include "chaindyn/model/root_motion.hpp"
 
 namespace chaindyn {
 
@@ -13,16 +14,34 @@ namespace detail {
 /// The argument of a term rnea_pass has switched off (gravity_torques has no qd or qdd).
 struct NoArgument {};
 
+/// The fixed base's acceleration (-g) or the moving base's root->a.
+template <typename Root, typename Model>
+inline CHAINDYN_ALWAYS_INLINE const auto& base_motion(const Model& model,
+                                                      DataFor<Model>& data) noexcept {
+  if constexpr (is_moving_root<Root>) {
+    (void)model;
+    return root_of<Model>(data).a;
+  } else {
+    (void)data;
+    return model.base_acceleration();
+  }
+}
+
 /// The RNEA with terms switched off at compile time, shared by rnea, nonlinear_effects,
 /// gravity_torques, forward_dynamics_crba and the regressor. qd is read only when kVelocity,
 /// qdd only when kAcceleration (pass NoArgument{} otherwise); kJointDynamics needs both.
 /// kPoses false: data.liMi already holds the joint poses at q (forward_dynamics_crba, after
 /// crba), so the pass does not compute them again. Fills data.liMi, data.v (when kVelocity),
 /// data.a, data.f, data.tau.
+/// Root: FixedRoot (the fixed base: a_0 = -g, v_0 = 0), or MovingRoot (a floating base: data
+/// is a RootedData whose root.v and root.a the root links take as their parent's and whose
+/// root.f receives their forces; with kVelocity false root.v must be zero).
 template <bool kVelocity, bool kAcceleration, bool kJointDynamics, bool kPoses = true,
-          typename Model, typename Qd, typename Qdd>
+          typename Model, typename Qd, typename Qdd, typename Root = FixedRoot>
 void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
-               const Qd& qd, const Qdd& qdd, const LinkForces<Model>* f_ext) noexcept {
+               const Qd& qd, const Qdd& qdd, const LinkForces<Model>* f_ext,
+               Root = Root()) noexcept {
+  constexpr bool kMovingRoot = is_moving_root<Root>;
   static_assert(!kJointDynamics || (kVelocity && kAcceleration),
                 "joint friction and armature need qd and qdd");
   using Scalar = typename Model::Scalar;
@@ -35,6 +54,28 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
     const auto k = Eigen::Index(i);
     const Transform<Scalar>& x = data.liMi[i];
     const Inertia<Scalar>& inertia = model.inertia(i);
+    if constexpr (kMovingRoot) {
+      if (model.is_root(i)) {
+        // A link on a moving base body (a floating base): the general step below with the
+        // base body as p(i), its velocity and acceleration root.v, root.a (RBDA ch. 9)
+        const RootMotion<Scalar>& root = root_of<Model>(data);
+        Motion<Scalar> a = to_link(joint, x, root.a);
+        if constexpr (kAcceleration) a += joint.motion(qdd[k]);
+        Force<Scalar>& f = data.f[i];
+        if constexpr (kVelocity) {
+          const Motion<Scalar> v = to_link(joint, x, root.v) + joint.motion(qd[k]);
+          a += joint.cross_motion(v, qd[k]);
+          data.v[i] = v;
+          f = inertia * a;
+          f += cross(v, inertia * v);
+        } else {
+          f = inertia * a;
+        }
+        data.a[i] = a;
+        if (f_ext) f -= (*f_ext)[i];
+        return;
+      }
+    }
     if (model.is_root(i)) {
       // A link on the base, with the zeros of its inputs skipped: the base acceleration is
       // (0; -g) (the model keeps no angular part) and v_i = S qd_i, so v_i x S qd_i = 0 and,
@@ -92,6 +133,11 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
     }
     data.tau[k] = tau;
     if (!model.is_root(i)) data.f[model.parent(i)] += to_parent(joint, data.liMi[i], data.f[i]);
+    if constexpr (kMovingRoot) {
+      if (model.is_root(i)) {  // on the base body
+        root_of<Model>(data).f += to_parent(joint, data.liMi[i], data.f[i]);
+      }
+    }
   });
 }
 

@@ -1,0 +1,377 @@
+// Floating bases (FloatingBase<Tree>) against independent paths: the configuration space's
+// integrate / difference round trip with the quaternion kept unit; a single free body against
+// Newton-Euler written out by hand; the base held still giving the fixed-base tree's numbers;
+// a free-flyer against the same robot on six 1-DoF joints in a row (3 prismatic + 3 revolute)
+// for M, rnea and aba; aba inverting rnea, the free-base rnea against aba, M from rnea columns,
+// 1/2 v^T M v = T, crba + Cholesky against aba, A_G v against the body-by-body centroidal
+// momentum, Jacobians against finite differences on the manifold; momentum conserved in free
+// fall (no gravity) under RK4 on the manifold; typed errors for bad input.
+#include "support/test_support.hpp"
+
+#include <chaindyn/algorithms/floating_base.hpp>
+#include <chaindyn/model/tree.hpp>
+
+#include <Eigen/Geometry>
+#include <catch2/catch.hpp>
+
+using namespace chaindyn;
+using chaindyn::test::relative_error;
+
+namespace {
+
+// test_trees.cpp's compile-time tree (two branches from joint 1 and one from the root)
+using FloatTree = Tree<double, Parents<-1, 0, 1, 1, 3, 0, 5>, RevoluteZ, Revolute, RevoluteY,
+                       Prismatic, Revolute, RevoluteX, Revolute>;
+using FloatFixed = FloatingBase<FloatTree>;
+using FloatAny = FloatingBase<TreeX<double>>;
+
+Link<double> base_body(std::mt19937& gen) {
+  Link<double> body;
+  body.mass = test::uniform(gen, 2.0, 5.0);
+  body.com = test::random_vector(gen, -0.2, 0.2);
+  const Eigen::Vector3d d(test::uniform(gen, 0.2, 0.4), test::uniform(gen, 0.2, 0.4),
+                          test::uniform(gen, 0.2, 0.4));
+  const Eigen::Matrix3d r = test::rot_z(0.3) * test::rot_x(0.2);
+  body.inertia = r * d.asDiagonal() * r.transpose();
+  return body;
+}
+
+FloatFixed random_fixed(std::mt19937& gen) {
+  const Link<double> body = base_body(gen);
+  return FloatFixed(body, FloatTree(test::random_links<FloatTree>(gen, true)));
+}
+
+const std::vector<std::size_t> kFloatParents = {no_parent, 0, 1, no_parent, 3};
+
+std::vector<Link<double>> random_tree_links(std::mt19937& gen) {
+  std::vector<Link<double>> links;
+  for (std::size_t i = 0; i < kFloatParents.size(); ++i) links.push_back(test::random_link(gen));
+  return links;
+}
+std::vector<JointKind> tree_kinds() {
+  return {JointKind::revolute, JointKind::revolute, JointKind::prismatic, JointKind::revolute,
+          JointKind::revolute};
+}
+
+template <typename Model>
+typename Model::TangentVector random_tangent(const Model& model, std::mt19937& gen) {
+  typename Model::TangentVector v(model.nv_size());
+  for (Eigen::Index k = 0; k < v.size(); ++k) v[k] = test::uniform(gen, -1.0, 1.0);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("floating base: integrate and difference are inverse, the quaternion stays unit") {
+  std::mt19937 gen(test::kSeed);
+  const FloatFixed model = random_fixed(gen);
+  for (int trial = 0; trial < 20; ++trial) {
+    const FloatFixed::ConfigVector q0 = random_configuration(model, gen);
+    FloatFixed::TangentVector v = random_tangent(model, gen);
+    if (trial == 0) v.head<3>().setZero();                 // a pure translation
+    if (trial == 1) v.head<3>() *= 1e-9;                   // the series branch
+    const double dt = test::uniform(gen, 0.1, 1.5);
+    const FloatFixed::ConfigVector q1 = integrate(model, q0, v, dt);
+    CHECK(std::abs(q1.segment<4>(3).norm() - 1.0) < 1e-14);
+    // |omega dt| < pi: the shorter rotation is the one integrated
+    if ((v.head<3>() * dt).norm() < 3.0) CHECK(relative_error(difference(model, q0, q1), (dt * v).eval()) < 1e-12);
+    CHECK(relative_error(integrate(model, q0, difference(model, q0, q1), 1.0), q1) < 1e-12);
+    CHECK(difference(model, q0, q0).norm() == 0.0);
+  }
+  // the base pose: exp of a twist against a rotation about z with a constant body velocity
+  FloatFixed::ConfigVector q = model.neutral();
+  FloatFixed::TangentVector v = FloatFixed::TangentVector::Zero();
+  v[2] = test::kPi / 2;  // 90 degrees about z in one second
+  v[3] = 1.0;            // forward along the body x axis: a quarter circle of radius 2 / pi
+  q = integrate(model, q, v, 1.0);
+  CHECK(relative_error(q.head<3>(), Eigen::Vector3d(2 / test::kPi, 2 / test::kPi, 0.0)) < 1e-14);
+  CHECK(std::abs(q[5] - std::sin(test::kPi / 4)) < 1e-15);
+  // normalize
+  q.segment<4>(3) *= 3.0;
+  normalize(model, q);
+  CHECK(std::abs(q.segment<4>(3).norm() - 1.0) < 1e-15);
+  // random configurations: unit quaternions, joints within [-pi, pi]
+  const FloatFixed::ConfigVector r = random_configuration(model, gen, 2.0);
+  CHECK(std::abs(r.segment<4>(3).norm() - 1.0) < 1e-14);
+  CHECK(r.head<3>().cwiseAbs().maxCoeff() <= 2.0);
+  CHECK(r.tail<7>().cwiseAbs().maxCoeff() <= test::kPi);
+}
+
+TEST_CASE("floating base: a single free body against Newton-Euler by hand") {
+  std::mt19937 gen(test::kSeed + 1);
+  const Link<double> body = base_body(gen);
+  // the tree: one massless joint (kinematics only), so that the system is the base body
+  Link<double> massless;
+  massless.axis = Eigen::Vector3d::UnitZ();
+  ModelChecks checks;
+  checks.regular = false;
+  const FloatAny model(body, TreeX<double>({massless}, {JointKind::revolute}, {no_parent},
+                                           Eigen::Vector3d(0.3, -0.2, -9.81), checks));
+  const Eigen::Vector3d g = model.gravity();
+  for (int trial = 0; trial < 5; ++trial) {
+    const FloatAny::ConfigVector q = random_configuration(model, gen);
+    const FloatAny::TangentVector v = random_tangent(model, gen), a = random_tangent(model, gen);
+    const Eigen::Matrix3d rot = Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix();
+    const Eigen::Vector3d w = v.head<3>(), vo = v.segment<3>(3);
+    const Eigen::Vector3d dw = a.head<3>(), dvo = a.segment<3>(3);
+    const Eigen::Vector3d c = body.com;
+    const double m = body.mass;
+    const Eigen::Matrix3d ic = body.inertia;
+    // body coordinates: the centre of mass's velocity v_c = v_O + w x c and its acceleration
+    // (the derivative of the body-frame velocity plus w x v_c) dv_c + w x v_c
+    const Eigen::Vector3d vc = vo + w.cross(c);
+    const Eigen::Vector3d ac = dvo + dw.cross(c) + w.cross(vc);
+    const Eigen::Vector3d force = m * (ac - rot.transpose() * g);
+    const Eigen::Vector3d moment_c = ic * dw + w.cross(ic * w);
+    const Eigen::Vector3d moment_o = moment_c + c.cross(force);
+    const FloatAny::TangentVector tau = rnea(model, q, v, a);
+    CHECK(relative_error(tau.head<3>(), moment_o) < 1e-12);
+    CHECK(relative_error(tau.segment<3>(3), force) < 1e-12);
+    CHECK(std::abs(tau[6]) < 1e-15);
+    // the free body's motion: no wrench, gravity only: the centre of mass falls with g and
+    // Euler's equations I_c dw = -w x I_c w turn it
+    const auto free = rnea_free_base(model, q, v, Eigen::VectorXd::Zero(1));
+    const Eigen::Vector3d dw_free = -ic.ldlt().solve(w.cross(ic * w));
+    const Eigen::Vector3d ac_free = rot.transpose() * g;  // = dv_c + w x v_c
+    const Eigen::Vector3d dvo_free = ac_free - w.cross(vc) - dw_free.cross(c);
+    CHECK(relative_error(free.base_acceleration.head<3>(), dw_free) < 1e-12);
+    CHECK(relative_error(free.base_acceleration.tail<3>(), dvo_free) < 1e-12);
+    // the kinetic energy 1/2 m v_c^2 + 1/2 w.I_c w and the mass matrix's base block
+    Data<FloatAny> data(model);
+    CHECK(relative_error(kinetic_energy(model, data, q, v), 0.5 * m * vc.squaredNorm() + 0.5 * w.dot(ic * w)) < 1e-13);
+    CHECK(relative_error(potential_energy(model, data, q), -m * g.dot(q.head<3>() + rot * c)) < 1e-13);
+  }
+}
+
+TEST_CASE("floating base: the base held still gives the fixed-base tree's numbers") {
+  std::mt19937 gen(test::kSeed + 2);
+  const FloatFixed model = random_fixed(gen);
+  const FloatTree& tree = model.tree();
+  for (int trial = 0; trial < 5; ++trial) {
+    FloatFixed::ConfigVector q = random_configuration(model, gen);
+    q.head<7>() = FreeFlyer<double>::neutral();  // the base frame is the world frame
+    FloatFixed::TangentVector v = random_tangent(model, gen), a = random_tangent(model, gen);
+    v.head<6>().setZero();
+    a.head<6>().setZero();
+    const FloatTree::Vector qt = q.tail<7>(), vt = v.tail<7>(), at = a.tail<7>();
+    const FloatFixed::TangentVector tau = rnea(model, q, v, a);
+    CHECK(relative_error(tau.tail<7>(), rnea(tree, qt, vt, at)) < 1e-13);
+    const FloatFixed::Matrix m = crba(model, q);
+    CHECK(relative_error(m.bottomRightCorner<7, 7>(), crba(tree, qt)) < 1e-13);
+    CHECK(relative_error(gravity_torques(model, q).tail<7>(), gravity_torques(tree, qt)) < 1e-13);
+    // the base wrench that holds it: gravity's and the joints' reaction, the same as the
+    // total wrench of all bodies' rates of momentum minus gravity, i.e. rnea's first six rows
+    // equal (M a + h)'s
+    CHECK(relative_error(tau, (m * a + nonlinear_effects(model, q, v)).eval()) < 1e-12);
+  }
+}
+
+TEST_CASE("floating base: a free-flyer agrees with six 1-DoF joints in a row on M, rnea, aba") {
+  std::mt19937 gen(test::kSeed + 3);
+  const Link<double> body = base_body(gen);
+  const std::vector<Link<double>> links = random_tree_links(gen);
+  const FloatAny model(body, TreeX<double>(links, tree_kinds(), kFloatParents));
+  // the same robot on a fixed base: prismatic x, y, z, then revolute z, y, x (Z-Y-X Euler
+  // angles), the base body as the sixth link, the tree after it
+  std::vector<Link<double>> six(6);
+  std::vector<JointKind> kinds = {JointKind::prismatic, JointKind::prismatic, JointKind::prismatic,
+                                  JointKind::revolute,  JointKind::revolute,  JointKind::revolute};
+  std::vector<std::size_t> parents = {no_parent, 0, 1, 2, 3, 4};
+  const Eigen::Vector3d axes[6] = {Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY(),
+                                   Eigen::Vector3d::UnitZ(), Eigen::Vector3d::UnitZ(),
+                                   Eigen::Vector3d::UnitY(), Eigen::Vector3d::UnitX()};
+  for (int k = 0; k < 6; ++k) six[std::size_t(k)].axis = axes[k];
+  six[5].mass = body.mass;
+  six[5].com = body.com;
+  six[5].inertia = body.inertia;
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    six.push_back(links[i]);
+    kinds.push_back(tree_kinds()[i]);
+    parents.push_back(kFloatParents[i] == no_parent ? 5 : kFloatParents[i] + 6);
+  }
+  const TreeX<double> chain6(six, kinds, parents);
+  const auto frame = chain6.frame(5, Transform<double>::Identity());
+  const Eigen::Index n = 5, nv = 11;
+  for (int trial = 0; trial < 4; ++trial) {
+    Eigen::VectorXd q6(nv), qd6(nv), qdd6(nv);
+    for (Eigen::Index k = 0; k < nv; ++k) {
+      q6[k] = test::uniform(gen, -1.0, 1.0);  // pitch q6[4] in (-1, 1): away from +-pi/2
+      qd6[k] = test::uniform(gen, -1.0, 1.0);
+      qdd6[k] = test::uniform(gen, -1.0, 1.0);
+    }
+    const Eigen::Matrix3d rot = test::rot_z(q6[3]) * test::rot_y(q6[4]) * test::rot_x(q6[5]);
+    const Eigen::Quaterniond quat(rot);
+    Eigen::VectorXd q(nv + 1);
+    q << q6.head<3>(), quat.x(), quat.y(), quat.z(), quat.w(), q6.tail(n);
+    // T maps the six joints' rates to the base's body twist: the local Jacobian of link 5
+    const auto jacobian_at = [&](const Eigen::VectorXd& at) {
+      Eigen::MatrixXd t = Eigen::MatrixXd::Identity(nv, nv);
+      t.topRows(6) = jacobian(chain6, at, frame, ReferenceFrame::local);
+      return t;
+    };
+    const Eigen::MatrixXd t = jacobian_at(q6);
+    // d/dt T along qd6 by central differences
+    const double h = 1e-6;
+    const Eigen::MatrixXd tdot = (jacobian_at(q6 + h * qd6) - jacobian_at(q6 - h * qd6)) / (2 * h);
+    const Eigen::VectorXd v = t * qd6, a = t * qdd6 + tdot * qd6;
+    // M6 = T^T M T (the same kinetic energy for every qd6)
+    const Eigen::MatrixXd m = crba(model, q);
+    CHECK(relative_error((t.transpose() * m * t).eval(), crba(chain6, q6)) < 1e-12);
+    // rnea: the same power tau6 . qd6 = tau . v for every qd6, so tau6 = T^T tau
+    const Eigen::VectorXd tau = rnea(model, q, v, a);
+    const Eigen::VectorXd tau6 = rnea(chain6, q6, qd6, qdd6);
+    CHECK(relative_error((t.transpose() * tau).eval(), tau6) < 1e-7);  // finite-difference Tdot
+    // aba: the free-flyer's accelerations for the forces tau = T^-T tau6
+    CHECK(relative_error(aba(model, q, v, tau), a) < 1e-7);
+    CHECK(relative_error(aba(chain6, q6, qd6, tau6), qdd6) < 1e-12);
+  }
+}
+
+TEST_CASE("floating base: identities (aba o rnea, free-base rnea, M columns, energy, momentum, Jacobian)") {
+  std::mt19937 gen(test::kSeed + 4);
+  const FloatFixed model = random_fixed(gen);
+  Data<FloatFixed> data;
+  for (int trial = 0; trial < 5; ++trial) {
+    const FloatFixed::ConfigVector q = random_configuration(model, gen);
+    const FloatFixed::TangentVector v = random_tangent(model, gen), a = random_tangent(model, gen);
+    rnea(model, data, q, v, a);
+    const FloatFixed::TangentVector tau = data.tau;
+    aba(model, data, q, v, tau);
+    CHECK(relative_error(data.a, a) < 1e-11);
+    forward_dynamics_crba(model, data, q, v, tau);
+    CHECK(relative_error(data.a, a) < 1e-11);
+    // M from rnea columns: M e_k = rnea(q, 0, e_k) - rnea(q, 0, 0)
+    crba(model, data, q);
+    const FloatFixed::Matrix m = data.M;
+    const FloatFixed::TangentVector zero = FloatFixed::TangentVector::Zero();
+    const FloatFixed::TangentVector g = rnea(model, q, zero, zero);
+    for (Eigen::Index k = 0; k < FloatFixed::nv; ++k) {
+      const FloatFixed::TangentVector col = rnea(model, q, zero, FloatFixed::TangentVector::Unit(k)) - g;
+      CHECK(relative_error(col, m.col(k).eval()) < 1e-12);
+    }
+    CHECK(relative_error(g, gravity_torques(model, q)) < 1e-14);
+    // 1/2 v^T M v = T (every body's velocity); the potential energy's gradient is g
+    CHECK(relative_error(kinetic_energy(model, data, q, v), 0.5 * v.dot(m * v)) < 1e-12);
+    FloatFixed::TangentVector grad;
+    for (Eigen::Index k = 0; k < FloatFixed::nv; ++k) {
+      const double h = 1e-6;
+      const FloatFixed::TangentVector e = FloatFixed::TangentVector::Unit(k);
+      grad[k] = (potential_energy(model, data, integrate(model, q, e, h)) -
+                 potential_energy(model, data, integrate(model, q, e, -h))) / (2 * h);
+    }
+    CHECK(relative_error(grad, g) < 1e-8);
+    // the free-base form: no wrench on the base, and aba gives back its accelerations
+    const FloatTree::Vector qdd = a.tail<7>();
+    rnea_free_base(model, data, q, v, qdd);
+    const FloatFixed::TangentVector a_free = data.a, tau_free = data.tau;
+    CHECK(tau_free.head<6>().norm() < 1e-11);
+    CHECK(relative_error(a_free.tail<7>(), qdd) == 0.0);
+    CHECK(relative_error(aba(model, q, v, tau_free), a_free) < 1e-11);
+    // centroidal momentum: A_G v against the sum over the bodies
+    centroidal_momentum_matrix(model, data, q);
+    const Eigen::Matrix<double, 6, 1> hg = data.Ag * v;
+    CHECK(relative_error(centroidal_momentum(model, data, q, v), hg) < 1e-12);
+    // a frame's Jacobian (world and local): J v against the frame's motion over a short step
+    const auto frame = model.tree().frame(4, Transform<double>::Translation({0.1, -0.2, 0.05}));
+    FloatingJacobian<FloatTree> jw, jl;
+    jacobian(model, data, q, frame, ReferenceFrame::world, jw);
+    const Transform<double> pose0 = data.oMb * data.tree.oMf;
+    jacobian(model, data, q, frame, ReferenceFrame::local, jl);
+    const double h = 1e-6;
+    const auto pose_at = [&](const FloatFixed::ConfigVector& qq) {
+      FloatingJacobian<FloatTree> unused;
+      jacobian(model, data, qq, frame, ReferenceFrame::world, unused);
+      return Transform<double>(data.oMb * data.tree.oMf);
+    };
+    const Transform<double> plus = pose_at(integrate(model, q, v, h));
+    const Transform<double> minus = pose_at(integrate(model, q, v, -h));
+    const Eigen::Vector3d lin = (plus.translation - minus.translation) / (2 * h);
+    const Eigen::Matrix3d dr = (plus.rotation - minus.rotation) / (2 * h);
+    const Eigen::Matrix3d wx = dr * pose0.rotation.transpose();
+    const Eigen::Vector3d omega(wx(2, 1), wx(0, 2), wx(1, 0));
+    Eigen::Matrix<double, 6, 1> twist;
+    twist << omega, lin;
+    CHECK(relative_error((jw * v).eval(), twist) < 1e-8);
+    Eigen::Matrix<double, 6, 1> local;
+    local << pose0.rotation.transpose() * omega, pose0.rotation.transpose() * lin;
+    CHECK(relative_error((jl * v).eval(), local) < 1e-8);
+  }
+}
+
+TEST_CASE("floating base: momentum is conserved in free fall (RK4 on the manifold)") {
+  std::mt19937 gen(test::kSeed + 5);
+  const Link<double> body = base_body(gen);
+  const FloatFixed model(body, FloatTree(test::random_links<FloatTree>(gen), Eigen::Vector3d::Zero()));
+  Data<FloatFixed> data;
+  FloatFixed::ConfigVector q = random_configuration(model, gen);
+  FloatFixed::TangentVector v = random_tangent(model, gen);
+  FloatFixed::TangentVector tau = FloatFixed::TangentVector::Zero();
+  const Eigen::Matrix<double, 6, 1> h0 = centroidal_momentum(model, data, q, v);
+  // in the world frame about its origin (constant without external forces): k_O = k_G + c x l
+  const auto world_momentum = [&](const Eigen::Matrix<double, 6, 1>& hg) {
+    Eigen::Matrix<double, 6, 1> out = hg;
+    out.head<3>() += data.com.cross(hg.tail<3>());
+    return out;
+  };
+  const Eigen::Matrix<double, 6, 1> w0 = world_momentum(h0);
+  const double e0 = kinetic_energy(model, data, q, v);
+  const int steps = test::kUnoptimised ? 200 : 1000;
+  const double dt = 1e-3;
+  double worst = 0.0;
+  for (int s = 0; s < steps; ++s) {
+    tau.tail<7>() = 0.5 * Eigen::Matrix<double, 7, 1>::Constant(std::sin(0.01 * s));  // the joints drive
+    rk4_step(model, data, q, v, tau, dt);
+    const Eigen::Matrix<double, 6, 1> w = world_momentum(centroidal_momentum(model, data, q, v));
+    worst = std::max(worst, relative_error(w, w0));
+    // A_G v: the same momentum by the matrix
+    centroidal_momentum_matrix(model, data, q);
+    CHECK(relative_error((data.Ag * v).eval(), data.hg) < 1e-11);
+  }
+  CHECK(std::abs(q.segment<4>(3).norm() - 1.0) < 1e-14);
+  CHECK(worst < 1e-10);
+  // without joint torques the energy is conserved too (to the integrator's error)
+  tau.setZero();
+  const double e1 = kinetic_energy(model, data, q, v);
+  for (int s = 0; s < 100; ++s) rk4_step(model, data, q, v, tau, dt);
+  CHECK(relative_error(kinetic_energy(model, data, q, v), e1) < 1e-10);
+  CHECK(e0 > 0.0);
+  // the method's order: halving dt divides the error at t = 0.5 s by ~16 (RKMK4 is of order 4)
+  const FloatFixed::ConfigVector q_start = q;
+  const FloatFixed::TangentVector v_start = v;
+  tau.tail<7>().setConstant(0.3);
+  const auto run = [&](int steps_per_half_second) {
+    FloatFixed::ConfigVector qq = q_start;
+    FloatFixed::TangentVector vv = v_start;
+    for (int s = 0; s < steps_per_half_second; ++s) rk4_step(model, data, qq, vv, tau, 0.5 / steps_per_half_second);
+    return std::make_pair(qq, vv);
+  };
+  const auto reference = run(640);
+  const auto error = [&](int steps_per_half_second) {
+    const auto r = run(steps_per_half_second);
+    return difference(model, reference.first, r.first).norm() + (r.second - reference.second).norm();
+  };
+  const double e20 = error(20), e40 = error(40);
+  CHECK(e20 / e40 > 12.0);
+  CHECK(e20 / e40 < 20.0);
+}
+
+TEST_CASE("floating base: bad input gets a typed error") {
+  std::mt19937 gen(test::kSeed + 6);
+  const FloatAny model(base_body(gen), TreeX<double>(random_tree_links(gen), tree_kinds(), kFloatParents));
+  Data<FloatAny> data(model);
+  Eigen::VectorXd q = model.neutral(), v = Eigen::VectorXd::Zero(11);
+  CHECK_THROWS_AS(rnea(model, Eigen::VectorXd::Zero(11), v, v), ArgumentError);  // q of nv
+  CHECK_THROWS_AS(rnea(model, data, q, Eigen::VectorXd::Zero(12), v), ArgumentError);
+  CHECK_THROWS_AS(aba(model, data, q, v, Eigen::VectorXd::Zero(5)), ArgumentError);
+  Eigen::VectorXd bad = q;
+  bad[6] = 2.0;  // a quaternion of norm 2
+  CHECK_THROWS_WITH(crba(model, bad), Catch::Contains("unit quaternion"));
+  CHECK_THROWS_AS(integrate(model, bad, v, 0.1), ArgumentError);
+  bad.segment<4>(3).setZero();
+  CHECK_THROWS_AS(normalize(model, bad), ArgumentError);
+  Link<double> no_mass;
+  CHECK_THROWS_AS(FloatAny(no_mass, model.tree()), ModelError);
+  Data<FloatAny> small(FloatAny(base_body(gen), TreeX<double>({test::random_link(gen)}, {JointKind::revolute}, {no_parent})));
+  CHECK_THROWS_AS(crba(model, small, q), ArgumentError);
+  CHECK_NOTHROW(rnea(model, data, q, v, v));
+}
