@@ -46,6 +46,7 @@ const char* diagnostic_kind_name(urdf::Diagnostic::Kind k) {
     case K::inertia_accepted: return "inertia_accepted";
     case K::kinematics_only: return "kinematics_only";
     case K::mimic: return "mimic";
+    case K::massless_joint: return "massless_joint";
   }
   return "?";
 }
