@@ -369,6 +369,54 @@ struct is_tree_x<TreeX<S>> : std::true_type {};
 
 }  // namespace detail
 
+/// The links of a tree with the given joint slots, built from a TreeDescription: checks the
+/// joint count and each joint's kind against the slots, and for a slot with its axis in the
+/// type (axis >= 0) turns the joint frame so that the URDF axis becomes that axis
+/// (rotation_onto); a child's placement is re-expressed in its parent's turned frame. `turns`
+/// receives the turn R_a of each link frame (identity where none: model link frame = URDF link
+/// frame * turns[i]). Axes of run-time-axis slots stay as written; turned slots keep none.
+/// Throws ParseError. (For generators; build_tree is this plus the model's constructor.)
+inline std::vector<Link<double>> make_tree_links(const TreeDescription& d,
+                                                 const std::vector<JointSlot>& slots,
+                                                 std::vector<Eigen::Matrix3d>& turns) {
+  const std::size_t n = d.joints.size();
+  if (slots.size() != n) {
+    detail::fail(detail::Place{detail::quoted("robot", d.robot_name), d.robot_line},
+                 "the tree from link '", d.root_link, "' has ", n,
+                 " moving joints but the model type has ", slots.size());
+  }
+  turns.assign(n, Eigen::Matrix3d::Identity());
+  std::vector<Link<double>> links;
+  for (std::size_t i = 0; i < n; ++i) {
+    const ChainJoint& cj = d.joints[i];
+    if (cj.kind != slots[i].kind) {
+      detail::fail(detail::Place{detail::quoted("joint", cj.link.joint_name), cj.line}, "a ",
+                   detail::type_name(cj.type), " joint given for joint ", i,
+                   " of the model type, which is ", kind_name(slots[i].kind));
+    }
+    Link<double> l = cj.link;
+    if (d.parents[i] != no_parent) {
+      const Eigen::Matrix3d rp = turns[d.parents[i]];
+      l.placement = Transform<double>(rp.transpose() * l.placement.rotation,
+                                      rp.transpose() * l.placement.translation);
+    }
+    if (slots[i].axis >= 0) {
+      const Eigen::Vector3d a = l.axis->normalized();
+      if (a != Eigen::Vector3d::Unit(slots[i].axis)) {
+        const Eigen::Matrix3d ra = rotation_onto(slots[i].axis, a);
+        l.placement.rotation = (l.placement.rotation * ra).eval();
+        l.com = (ra.transpose() * l.com).eval();
+        l.inertia = (ra.transpose() * l.inertia * ra).eval();
+        l.inertia = (0.5 * (l.inertia + l.inertia.transpose())).eval();
+        turns[i] = ra;
+      }
+      l.axis.reset();
+    }
+    links.push_back(std::move(l));
+  }
+  return links;
+}
+
 /// The model of type TreeType from a TreeDescription, with the file's frames:
 /// - TreeX<Scalar>: the file's joint count, kinds and parents, each joint frame turned so
 ///   that its axis is z (the joints then run RevoluteZ's / PrismaticZ's code);
@@ -393,13 +441,10 @@ TreeType build_tree(const TreeDescription& d) {
   } else {
     const auto fixed = TreeType::joint_slots();
     slots.assign(fixed.begin(), fixed.end());
-    if (slots.size() != n) {
-      detail::fail(robot, "the tree from link '", d.root_link, "' has ", n,
-                   " moving joints but the model type has ", slots.size());
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t p = TreeType::parent(i);
-      if (p != d.parents[i]) {
+    if (slots.size() == n) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t p = TreeType::parent(i);
+        if (p == d.parents[i]) continue;
         const auto name = [&](std::size_t k) {
           return k == no_parent ? std::string("the base (-1)")
                                 : "joint " + std::to_string(k) + " ('" +
@@ -412,41 +457,14 @@ TreeType build_tree(const TreeDescription& d) {
       }
     }
   }
-  // turns[i]: the rotation given to link i's frame (identity if none); a child's placement is
-  // re-expressed in its parent's turned frame.
-  std::vector<Eigen::Matrix3d> turns(n, Eigen::Matrix3d::Identity());
+  std::vector<Eigen::Matrix3d> turns;
+  const std::vector<Link<double>> made = make_tree_links(d, slots, turns);
   std::vector<Link<Scalar>> links;
   std::vector<JointKind> kinds;
   for (std::size_t i = 0; i < n; ++i) {
-    const ChainJoint& cj = d.joints[i];
-    if (cj.kind != slots[i].kind) {
-      detail::fail(detail::Place{detail::quoted("joint", cj.link.joint_name), cj.line}, "a ",
-                   detail::type_name(cj.type), " joint given for joint ", i,
-                   " of the model type, which is ", kind_name(slots[i].kind));
-    }
-    Link<double> l = cj.link;
-    if (d.parents[i] != no_parent) {
-      const Eigen::Matrix3d rp = turns[d.parents[i]];
-      l.placement = Transform<double>(rp.transpose() * l.placement.rotation,
-                                      rp.transpose() * l.placement.translation);
-    }
-    if (slots[i].axis >= 0) {
-      const Eigen::Vector3d a = l.axis->normalized();
-      if (a != Eigen::Vector3d::Unit(slots[i].axis)) {
-        const Eigen::Matrix3d ra = rotation_onto(slots[i].axis, a);
-        l.placement.rotation = (l.placement.rotation * ra).eval();
-        l.com = (ra.transpose() * l.com).eval();
-        l.inertia = (ra.transpose() * l.inertia * ra).eval();
-        l.inertia = (0.5 * (l.inertia + l.inertia.transpose())).eval();
-        turns[i] = ra;
-      }
-      if constexpr (runtime_sized) {
-        l.axis = Eigen::Vector3d::UnitZ();
-      } else {
-        l.axis.reset();
-      }
-    }
-    kinds.push_back(cj.kind);
+    Link<double> l = made[i];
+    if constexpr (runtime_sized) l.axis = Eigen::Vector3d::UnitZ();  // turned onto z
+    kinds.push_back(d.joints[i].kind);
     links.push_back(cast_link<Scalar>(l));
   }
   try {
