@@ -1583,8 +1583,8 @@ TEST_CASE("urdf::load_tree: bad trees are refused by name; floating and planar j
   CHECK(three.parents() == std::vector<std::size_t>{no_parent, 0, 1});
 }
 
-TEST_CASE("urdf::load_tree<Tree<...>>: a compile-time tree of the file's parents and kinds equals "
-          "the TreeX; another shape is refused by name",
+TEST_CASE("urdf::load_tree<Tree<...>>: a compile-time tree of the file's parents and kinds has "
+          "the TreeX's links; another shape is refused by name",
           "[urdf][trees]") {
   using Arms = Tree<double, Parents<-1, 0, 0>, RevoluteZ, RevoluteZ, RevoluteZ>;
   const Arms fixed = urdf::parse_tree<Arms>(tree_arms);
@@ -1599,10 +1599,9 @@ TEST_CASE("urdf::load_tree<Tree<...>>: a compile-time tree of the file's parents
     CHECK(fixed.link(i).com == any.link(i).com);
     CHECK(fixed.link(i).inertia == any.link(i).inertia);
   }
-  const Eigen::Vector3d q(0.3, -0.7, 1.1), qd(0.4, 0.5, -0.6);
-  CHECK(relative_error(rnea(fixed, q, qd, q), rnea(any, q, qd, q)) < 1e-14);
-  CHECK(relative_error(frame_pose(fixed, q, "left").translation,
-                       frame_pose(any, q, "left").translation) < 1e-14);
+  // (its algorithms: tests/urdf2cpp, on the Panda's generated Tree type)
+  CHECK(fixed.frame("left").link() == 1);
+  CHECK(fixed.parent(2) == 0);
   expect_parse_error(
       [] { urdf::parse_tree<Tree<double, Parents<-1, 0, 1>, RevoluteZ, RevoluteZ, RevoluteZ>>(tree_arms); },
       9, {"joint 'right_joint'", "joint 2's parent in the file is joint 0 ('torso_joint'), in the model type joint 1"});
