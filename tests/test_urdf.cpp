@@ -1471,7 +1471,7 @@ TEST_CASE("urdf::load_tree: the Panda loads whole (arm and both fingers), with n
 }
 
 TEST_CASE("urdf::load_tree: Baxter (two arms and grippers on a torso) and the Allegro hand "
-          "(four fingers on a palm) load whole; each arm and finger is its chain",
+          "(four fingers on a palm) load whole, and each arm and finger is its chain",
           "[urdf][trees]") {
   const std::string baxter_path = data_dir + "/baxter.urdf";
   urdf::Report report;
@@ -1554,7 +1554,7 @@ TEST_CASE("urdf::load_tree: fingers without <inertial> load under each MasslessP
   CHECK(report.count(Kind::massless_joint) == 6);
 }
 
-TEST_CASE("urdf::load_tree: bad trees are refused by name; floating and planar joints are left "
+TEST_CASE("urdf::load_tree: bad trees are refused by name, floating and planar joints are left "
           "out and reported",
           "[urdf][trees][errors]") {
   expect_parse_error([] { urdf::parse_tree(edited("<parent link=\"l1\"/>", "<parent link=\"l9\"/>")); },
@@ -1584,7 +1584,7 @@ TEST_CASE("urdf::load_tree: bad trees are refused by name; floating and planar j
 }
 
 TEST_CASE("urdf::load_tree<Tree<...>>: a compile-time tree of the file's parents and kinds has "
-          "the TreeX's links; another shape is refused by name",
+          "the TreeX's links, another shape is refused by name",
           "[urdf][trees]") {
   using Arms = Tree<double, Parents<-1, 0, 0>, RevoluteZ, RevoluteZ, RevoluteZ>;
   const Arms fixed = urdf::parse_tree<Arms>(tree_arms);
