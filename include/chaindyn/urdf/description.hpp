@@ -404,7 +404,8 @@ inline std::vector<std::size_t> chain_path(const Document& d, const Tree& t, con
       fail(link_place(d.links[at]), "the tree branches", welded, ": joint '", j1.name, "' (line ",
            j1.line, ", to link '", j1.child, "') and joint '", j2.name, "' (line ", j2.line,
            ", to link '", j2.child, "')", next.size() > 2 ? " (and more)" : "",
-           " both continue the chain; name the tip link to choose one");
+           " both continue the chain; name the tip link to choose one, or load the whole tree "
+           "(urdf::load_tree)");
     }
     if (next.empty()) {
       if (!next_other[body].empty()) {
