@@ -1356,3 +1356,258 @@ TEST_CASE("urdf: inertia rounding noise loads and an axis whose squared norm ove
       one_link("ixx='1e-3' ixz='0' ixy='0' iyy='1e-3' iyz='0' izz='1e-3'", "1e300 1e300 0"));
   CHECK(arm.joint_count() == 1);  // before: the axis normalised to zero, refused as "moves no inertia"
 }
+
+// --- whole trees (urdf::load_tree) ----------------------------------------------------------
+
+namespace {
+
+/// Identities on a loaded tree at seeded random states: aba inverts rnea, forward dynamics by
+/// the sparse factorization equals aba, M's columns from rnea, 1/2 qd^T M qd = T, M's zero
+/// pattern (M_ij = 0 exactly when neither of i, j supports the other).
+void expect_tree_identities(const TreeX<double>& tree, std::uint32_t seed) {
+  const Eigen::Index n = Eigen::Index(tree.joint_count());
+  std::mt19937 gen(seed);
+  for (int s = 0; s < 3; ++s) {
+    const Eigen::VectorXd q = test::random_state<Eigen::VectorXd>(gen, 2.5, n),
+                          qd = test::random_state<Eigen::VectorXd>(gen, 1.5, n),
+                          qdd = test::random_state<Eigen::VectorXd>(gen, 3.0, n);
+    const Eigen::VectorXd tau = rnea(tree, q, qd, qdd);
+    const Eigen::MatrixXd M = crba(tree, q);
+    const Eigen::VectorXd h = rnea(tree, q, qd, Eigen::VectorXd::Zero(n));
+    const double scale = std::max(1.0, qdd.cwiseAbs().maxCoeff());
+    CHECK((aba(tree, q, qd, tau) - qdd).cwiseAbs().maxCoeff() / scale < 1e-9);
+    CHECK((forward_dynamics_crba(tree, q, qd, tau) - qdd).cwiseAbs().maxCoeff() / scale < 1e-9);
+    CHECK(relative_error(Eigen::VectorXd(M * qdd + h), tau) < 1e-12);
+    CHECK(std::abs(0.5 * qd.dot(M * qd) - kinetic_energy(tree, q, qd)) <
+          1e-12 * std::max(1.0, kinetic_energy(tree, q, qd)));
+    for (std::size_t i = 0; i < std::size_t(n); ++i) {
+      for (std::size_t j = 0; j < std::size_t(n); ++j) {
+        const bool related = tree.supports(i, j) || tree.supports(j, i);
+        INFO("M(" << i << ", " << j << ")");
+        if (!related) CHECK(M(Eigen::Index(i), Eigen::Index(j)) == 0.0);
+        if (i == j) CHECK(M(Eigen::Index(i), Eigen::Index(j)) > 0.0);
+      }
+    }
+  }
+}
+
+/// The tree's poses and world Jacobians of `frames` against the chain `chain` (loaded to one
+/// leaf), whose joint k is the tree's joint `index[k]`: the tree's other columns are zero.
+void expect_tree_kinematics_of_chain(const TreeX<double>& tree, const ChainX<double>& chain,
+                                     const std::vector<std::size_t>& index,
+                                     const std::vector<std::string>& frames, std::uint32_t seed) {
+  REQUIRE(chain.joint_count() == index.size());
+  std::mt19937 gen(seed);
+  const Eigen::Index n = Eigen::Index(tree.joint_count());
+  for (int s = 0; s < 3; ++s) {
+    const Eigen::VectorXd q = test::random_state<Eigen::VectorXd>(gen, 2.5, n);
+    Eigen::VectorXd qc(Eigen::Index(index.size()));
+    for (std::size_t k = 0; k < index.size(); ++k) qc[Eigen::Index(k)] = q[Eigen::Index(index[k])];
+    for (const std::string& f : frames) {
+      INFO("frame " << f);
+      const Transform<double> a = frame_pose(tree, q, f), b = frame_pose(chain, qc, f);
+      CHECK(relative_error(a.translation, b.translation) < 1e-14);
+      CHECK(relative_error(a.rotation, b.rotation) < 1e-14);
+      const Eigen::MatrixXd J = jacobian(tree, q, f), Jc = jacobian(chain, qc, f);
+      Eigen::MatrixXd expected = Eigen::MatrixXd::Zero(6, n);
+      for (std::size_t k = 0; k < index.size(); ++k) {
+        expected.col(Eigen::Index(index[k])) = Jc.col(Eigen::Index(k));
+      }
+      CHECK(relative_error(J, expected) < 1e-14);
+    }
+  }
+}
+
+const char* const tree_arms = R"(<robot name="arms">
+  <link name="base"/>
+  <link name="torso"><inertial><mass value="5"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="left"><inertial><origin xyz="0.1 0 0"/><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <link name="right"><inertial><origin xyz="0.1 0 0"/><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <joint name="torso_joint" type="continuous"><parent link="base"/><child link="torso"/><axis xyz="0 0 1"/></joint>
+  <joint name="left_joint" type="revolute"><parent link="torso"/><child link="left"/>
+    <origin xyz="0 0.2 0.5"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="right_joint" type="revolute"><parent link="torso"/><child link="right"/>
+    <origin xyz="0 -0.2 0.5"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>)";
+
+}  // namespace
+
+TEST_CASE("urdf::load_tree: the Panda loads whole (arm and both fingers), with name maps, "
+          "frames, the mimic reported, and the chains' kinematics",
+          "[urdf][trees]") {
+  const std::string path = data_dir + "/panda.urdf";
+  urdf::Report report;
+  const TreeX<double> tree = urdf::load_tree(path, {}, &report);
+  REQUIRE(tree.joint_count() == 9);
+  CHECK(tree.parents() == std::vector<std::size_t>{no_parent, 0, 1, 2, 3, 4, 5, 6, 6});
+  CHECK(tree.joint_index("panda_finger_joint1") == 7);
+  CHECK(tree.joint_index("panda_finger_joint2") == 8);
+  CHECK(tree.link_index("panda_rightfinger") == 8);
+  CHECK(tree.joint(7).kind() == JointKind::prismatic);
+  CHECK(tree.has_dynamics());
+  CHECK(tree.frame("panda_hand").link() == 6);
+  CHECK(tree.frame("panda_link0").on_base());
+  CHECK_THROWS_AS(tree.frame("no_such_link"), IndexError);
+  expect_finding(report, Kind::mimic, warning, "joint 'panda_finger_joint2'", 348,
+                 {"<mimic joint='panda_finger_joint1'>", "independent joint"});
+  CHECK(report.file == path);
+  CHECK(report.warnings() == 1);
+  expect_tree_identities(tree, test::kSeed + 1901);
+  // each finger's chain (the chain loader) gives the tree's poses and Jacobians
+  expect_tree_kinematics_of_chain(tree, urdf::load_any(path, "panda_leftfinger"),
+                                  {0, 1, 2, 3, 4, 5, 6, 7},
+                                  {"panda_leftfinger", "panda_hand", "panda_link3"},
+                                  test::kSeed + 1902);
+  expect_tree_kinematics_of_chain(tree, urdf::load_any(path, "panda_rightfinger"),
+                                  {0, 1, 2, 3, 4, 5, 6, 8}, {"panda_rightfinger", "panda_hand_tcp"},
+                                  test::kSeed + 1903);
+  // a file that is a chain loads as the chain it is
+  const TreeX<double> iiwa = urdf::load_tree(data_dir + "/iiwa14_no_collision.urdf");
+  const ChainX<double> iiwa_chain = urdf::load_any(data_dir + "/iiwa14_no_collision.urdf");
+  CHECK(iiwa.parents() == std::vector<std::size_t>{no_parent, 0, 1, 2, 3, 4, 5});
+  const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(7, -1.0, 1.2);
+  CHECK(relative_error(rnea(iiwa, q, q, q), rnea(iiwa_chain, q, q, q)) < 1e-14);
+  CHECK(relative_error(crba(iiwa, q), crba(iiwa_chain, q)) < 1e-14);
+}
+
+TEST_CASE("urdf::load_tree: Baxter (two arms and grippers on a torso) and the Allegro hand "
+          "(four fingers on a palm) load whole, and each arm and finger is its chain",
+          "[urdf][trees]") {
+  const std::string baxter_path = data_dir + "/baxter.urdf";
+  urdf::Report report;
+  const TreeX<double> baxter = urdf::load_tree(baxter_path, {}, &report);
+  REQUIRE(baxter.joint_count() == 19);
+  CHECK(baxter.parent(baxter.joint_index("left_s0")) == no_parent);
+  CHECK(baxter.parent(baxter.joint_index("l_gripper_r_finger_joint")) ==
+        baxter.joint_index("left_w2"));
+  CHECK(report.count(Kind::mimic) == 2);
+  CHECK(report.warnings() == 2);
+  expect_tree_identities(baxter, test::kSeed + 1911);
+  std::vector<std::size_t> left;
+  for (const char* j : {"left_s0", "left_s1", "left_e0", "left_e1", "left_w0", "left_w1",
+                        "left_w2", "l_gripper_l_finger_joint"}) {
+    left.push_back(baxter.joint_index(j));
+  }
+  expect_tree_kinematics_of_chain(baxter, urdf::load_any(baxter_path, "l_gripper_l_finger_tip"),
+                                  left, {"l_gripper_l_finger_tip", "left_gripper", "left_hand_camera_link"},
+                                  test::kSeed + 1912);
+
+  // the published Allegro hand's inertias break the triangle inequality: strict refuses the
+  // file by name, accept keeps them (reported)
+  const std::string hand_path = data_dir + "/allegro_right_hand.urdf";
+  expect_parse_error([&] { urdf::load_tree(hand_path); }, 71,
+                     {"link 'link_1.0'", "triangle inequality", "The link is in the tree"});
+  urdf::TreeLoadOptions accept;
+  accept.inertia = urdf::InertiaPolicy::accept;
+  const TreeX<double> hand = urdf::load_tree(hand_path, accept, &report);
+  REQUIRE(hand.joint_count() == 16);
+  CHECK(hand.parents() == std::vector<std::size_t>{no_parent, 0, 1, 2, no_parent, 4, 5, 6,
+                                                   no_parent, 8, 9, 10, no_parent, 12, 13, 14});
+  CHECK(report.count(Kind::inertia_accepted) == 9);  // and 4 merged with their fingertips
+  CHECK(report.count(Kind::welded_inertia) == 4);
+  expect_tree_identities(hand, test::kSeed + 1913);
+  urdf::LoadOptions chain_accept;
+  chain_accept.inertia = urdf::InertiaPolicy::accept;
+  chain_accept.tip = "link_15.0_tip";
+  expect_tree_kinematics_of_chain(hand, urdf::load_any(hand_path, chain_accept), {12, 13, 14, 15},
+                                  {"link_15.0_tip", "link_13.0"}, test::kSeed + 1914);
+}
+
+TEST_CASE("urdf::load_tree: fingers without <inertial> load under each MasslessPolicy",
+          "[urdf][trees]") {
+  const std::string path = data_dir + "/fixtures/arm_massless_fingers.urdf";
+  // kinematics (default): kept, reported, has_dynamics() false; rnea and crba are exact
+  urdf::Report report;
+  const TreeX<double> kin = urdf::load_tree(path, {}, &report);
+  REQUIRE(kin.joint_count() == 4);
+  CHECK_FALSE(kin.has_dynamics());
+  expect_finding(report, Kind::massless_joint, warning, "joint 'finger_left_joint'", 32,
+                 {"moves no mass along its axis", "MasslessPolicy::kinematics", "has_dynamics()"});
+  expect_finding(report, Kind::massless_joint, warning, "joint 'finger_right_joint'", 36,
+                 {"moves no mass along its axis"});
+  // armature: regular, every algorithm runs; tau gains armature * qdd on the fingers
+  urdf::TreeLoadOptions with_armature;
+  with_armature.massless = urdf::MasslessPolicy::armature;
+  with_armature.armature = 0.01;
+  const TreeX<double> arm = urdf::load_tree(path, with_armature, &report);
+  CHECK(arm.has_dynamics());
+  CHECK(arm.armature() == Eigen::Vector4d(0, 0, 0.01, 0.01));
+  expect_finding(report, Kind::massless_joint, warning, "joint 'finger_left_joint'", 32,
+                 {"given the armature 0.01 kg", "MasslessPolicy::armature"});
+  expect_tree_identities(arm, test::kSeed + 1921);
+  const Eigen::Vector4d q(0.3, -0.4, 0.01, 0.02), qd(0.5, 0.2, -0.1, 0.1), qdd(1, -2, 3, -4);
+  CHECK(relative_error(rnea(arm, q, qd, qdd),
+                       Eigen::Vector4d(rnea(kin, q, qd, qdd) + 0.01 * Eigen::Vector4d(0, 0, 3, -4))) < 1e-14);
+  CHECK(relative_error(crba(kin, q), crba(arm, q) - Eigen::Vector4d(0, 0, 0.01, 0.01).asDiagonal().toDenseMatrix()) < 1e-14);
+  // refuse: the first such joint, by name
+  urdf::TreeLoadOptions refuse;
+  refuse.massless = urdf::MasslessPolicy::refuse;
+  expect_parse_error([&] { urdf::load_tree(path, refuse); }, 32,
+                     {"joint 'finger_left_joint'", "moves no mass", "MasslessPolicy::armature"});
+  urdf::TreeLoadOptions no_armature = with_armature;
+  no_armature.armature = 0.0;
+  expect_parse_error([&] { urdf::load_tree(path, no_armature); }, 5,
+                     {"robot 'arm_massless_fingers'", "armature > 0"});
+  // the whole robot without any <inertial>: kinematics, each joint reported
+  const TreeX<double> ur5 = urdf::load_tree(data_dir + "/fixtures/ur5_no_inertials.urdf", {}, &report);
+  CHECK_FALSE(ur5.has_dynamics());
+  CHECK(report.count(Kind::massless_joint) == 6);
+}
+
+TEST_CASE("urdf::load_tree: bad trees are refused by name, floating and planar joints are left "
+          "out and reported",
+          "[urdf][trees][errors]") {
+  expect_parse_error([] { urdf::parse_tree(edited("<parent link=\"l1\"/>", "<parent link=\"l9\"/>")); },
+                     19, {"joint 'j2'", "parent link 'l9' is not defined"});
+  expect_parse_error([] { urdf::parse_tree(edited("<child link=\"l3\"/>", "<child link=\"l1\"/>")); },
+                     33, {"link 'l1' has two parent joints"});
+  expect_parse_error([] { urdf::parse_tree(edited("<parent link=\"l1\"/>", "<parent link=\"l2\"/>")); },
+                     19, {"joints form a cycle"});
+  expect_parse_error(
+      [] {
+        urdf::parse_tree(edited("<link name=\"base\"/>", "<link name=\"base\"/>\n  <link name=\"stray\"/>"));
+      },
+      2, {"robot 'three'", "no single root"});
+  expect_parse_error([] { urdf::parse_tree("<robot name='a'><link name='b'/></robot>"); }, 1,
+                     {"robot 'a'", "has no revolute, continuous or prismatic joint"});
+  expect_parse_error([] { urdf::load_tree(data_dir + "/no_such_file.urdf"); }, 0,
+                     {"no_such_file.urdf: cannot open the file"});
+  urdf::Report report;
+  const std::string path = data_dir + "/fixtures/iiwa_floating_off_path.urdf";
+  const TreeX<double> iiwa = urdf::load_tree(path, {}, &report);
+  CHECK(iiwa.joint_count() == 7);
+  CHECK(report.count(Kind::off_chain) == 2);
+  CHECK(report.warnings() == 0);
+  // the three-joint file: a chain, whichever loader
+  const TreeX<double> three = urdf::parse_tree(three_joints);
+  CHECK(three.parents() == std::vector<std::size_t>{no_parent, 0, 1});
+}
+
+TEST_CASE("urdf::load_tree<Tree<...>>: a compile-time tree of the file's parents and kinds has "
+          "the TreeX's links, another shape is refused by name",
+          "[urdf][trees]") {
+  using Arms = Tree<double, Parents<-1, 0, 0>, RevoluteZ, RevoluteZ, RevoluteZ>;
+  const Arms fixed = urdf::parse_tree<Arms>(tree_arms);
+  const TreeX<double> any = urdf::parse_tree(tree_arms);
+  const urdf::TreeDescription d = urdf::describe_tree(tree_arms);
+  CHECK(urdf::tree_type_name(d) ==
+        "chaindyn::Tree<double, chaindyn::Parents<-1, 0, 0>, chaindyn::RevoluteZ, "
+        "chaindyn::RevoluteZ, chaindyn::RevoluteZ>");
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(fixed.link(i).placement.rotation == any.link(i).placement.rotation);
+    CHECK(fixed.link(i).placement.translation == any.link(i).placement.translation);
+    CHECK(fixed.link(i).com == any.link(i).com);
+    CHECK(fixed.link(i).inertia == any.link(i).inertia);
+  }
+  // (its algorithms: tests/urdf2cpp, on the Panda's generated Tree type)
+  CHECK(fixed.frame("left").link() == 1);
+  CHECK(fixed.parent(2) == 0);
+  expect_parse_error(
+      [] { urdf::parse_tree<Tree<double, Parents<-1, 0, 1>, RevoluteZ, RevoluteZ, RevoluteZ>>(tree_arms); },
+      9, {"joint 'right_joint'", "joint 2's parent in the file is joint 0 ('torso_joint'), in the model type joint 1"});
+  expect_parse_error([] { urdf::parse_tree<ChainN<double, 2, RevoluteZ>>(tree_arms); }, 1,
+                     {"robot 'arms'", "has 3 moving joints but the model type has 2"});
+  expect_parse_error(
+      [] { urdf::parse_tree<Tree<double, Parents<-1, 0, 0>, RevoluteZ, PrismaticZ, RevoluteZ>>(tree_arms); },
+      7, {"joint 'left_joint'", "a revolute joint given for joint 1"});
+}

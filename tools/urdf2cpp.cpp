@@ -23,6 +23,12 @@
 /// relaxed checks (an inertia kept by --inertia accept, a kinematics-only file) is built with the
 /// same chaindyn::ModelChecks in NAME().
 ///
+/// --tree: the whole tree of the file (urdf::describe_tree; every moving joint, depth first)
+/// instead of one chain: `template <typename Scalar = double> using NAME_tree =
+/// chaindyn::Tree<Scalar, chaindyn::Parents<...>, ...>`, NAME_links() in joint order, and
+/// NAME() building the tree urdf::parse_tree<NAME_tree<>> builds, with the same joint types and
+/// placement types; --massless chooses the policy for joints that move no mass.
+///
 /// Exit status: 0 on success, 1 on a URDF error (message on stderr, with the line), 2 on a
 /// usage error.
 #include "chaindyn/urdf.hpp"
@@ -41,7 +47,10 @@ namespace {
 
 const char* const kUsage =
     "usage: chaindyn-urdf2cpp robot.urdf [--tip LINK] [--name NAME] [--namespace NS] "
-    "[--runtime-axes] [--no-placement-types] [--inertia strict|repair|accept] > robot.hpp\n";
+    "[--runtime-axes] [--no-placement-types] [--inertia strict|repair|accept]\n"
+    "       chaindyn-urdf2cpp robot.urdf --tree [--name NAME] [--namespace NS] [--runtime-axes]\n"
+    "                         [--no-placement-types] [--inertia strict|repair|accept]\n"
+    "                         [--massless kinematics|armature|refuse] > robot.hpp\n";
 
 struct Options {
   std::string path;
@@ -51,6 +60,8 @@ struct Options {
   bool runtime_axes = false;
   bool placement_types = true;
   chaindyn::urdf::InertiaPolicy inertia = chaindyn::urdf::InertiaPolicy::strict;
+  bool tree = false;
+  chaindyn::urdf::MasslessPolicy massless = chaindyn::urdf::MasslessPolicy::kinematics;
 };
 
 bool is_identifier(const std::string& s) {
@@ -154,6 +165,12 @@ bool parse_args(int argc, char** argv, Options& o) {
       if (!value(o.ns) || !is_identifier(o.ns)) return false;
     } else if (a == "--runtime-axes") {
       o.runtime_axes = true;
+    } else if (a == "--tree") {
+      o.tree = true;
+    } else if (a == "--massless") {
+      std::string p;
+      if (!value(p)) return false;
+      if (!chaindyn::urdf::massless_policy_from_name(p, o.massless)) return false;
     } else if (a == "--no-placement-types") {
       o.placement_types = false;
     } else if (a == "--inertia") {
@@ -181,6 +198,12 @@ std::string read_file(const std::string& path) {
   text << in.rdbuf();
   return text.str();
 }
+
+void emit_link(const chaindyn::Link<double>& l, std::size_t i, int line, std::ostream& out);
+void emit_model_end(const Options& o, const std::string& robot_name, const std::string& what,
+                    const std::string& name, const chaindyn::ModelChecks& checks,
+                    const std::vector<Eigen::Matrix3d>& turns,
+                    const std::vector<chaindyn::urdf::LinkFrame>& frames, std::ostream& out);
 
 void emit(const Options& o, const chaindyn::urdf::Description& d, std::ostream& out) {
   using chaindyn::JointKind;
@@ -242,11 +265,15 @@ void emit(const Options& o, const chaindyn::urdf::Description& d, std::ostream& 
       << "template <typename Scalar = double>\n"
       << "std::array<chaindyn::Link<Scalar>, " << n << "> " << name << "_links() {\n"
       << "  std::array<chaindyn::Link<Scalar>, " << n << "> links;\n";
+  for (std::size_t i = 0; i < n; ++i) emit_link(links[i], i, d.joints[i].line, out);
+  emit_model_end(o, d.robot_name, "chain", name, d.checks, turns, d.frames, out);
+}
+
+void emit_link(const chaindyn::Link<double>& l, std::size_t i, int line, std::ostream& out) {
   const std::string ind = "  ";
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& l = links[i];
+  {
     const std::string li = "links[" + std::to_string(i) + "]";
-    out << "\n" << ind << "// joint " << quoted(l.joint_name) << " (line " << d.joints[i].line
+    out << "\n" << ind << "// joint " << quoted(l.joint_name) << " (line " << line
         << "), link " << quoted(l.name) << "\n";
     out << ind << li << ".name = " << quoted(l.name) << ";\n";
     out << ind << li << ".joint_name = " << quoted(l.joint_name) << ";\n";
@@ -266,25 +293,38 @@ void emit(const Options& o, const chaindyn::urdf::Description& d, std::ostream& 
           << number(l.limits->effort) << "};\n";
     }
   }
+}
+
+/// The end of NAME_links() and the function NAME() that builds the model (`what`: "chain" or
+/// "tree", also the variable's name) with its checks, link frames and named frames.
+void emit_model_end(const Options& o, const std::string& robot_name, const std::string& what,
+                    const std::string& name, const chaindyn::ModelChecks& checks,
+                    const std::vector<Eigen::Matrix3d>& turns,
+                    const std::vector<chaindyn::urdf::LinkFrame>& frames, std::ostream& out) {
+  const std::string ind = "  ";
+  const std::size_t n = turns.size();
   out << "  return links;\n}\n\n"
-      << "/// '" << comment(d.robot_name) << "' as a chain (default gravity (0, 0, -9.81) m/s^2), with the\n"
-      << "/// file's frames as urdf::parse gives them: each link's URDF frame (link_frame) and the\n"
-      << "/// named frames of the links welded to the chain (model.frame(\"name\")).\n"
+      << "/// '" << comment(robot_name) << "' as a " << what << " (default gravity (0, 0, -9.81) m/s^2), with the\n"
+      << "/// file's frames as urdf::" << (what == "chain" ? "parse" : "parse_tree")
+      << " gives them: each link's URDF frame (link_frame) and the\n"
+      << "/// named frames of the links welded to the " << what << " (model.frame(\"name\")).\n"
       << "template <typename Scalar = double>\n"
-      << name << "_chain<Scalar> " << name << "() {\n";
-  if (d.checks.physical_inertia && d.checks.regular) {
-    out << "  " << name << "_chain<Scalar> chain(" << name << "_links<Scalar>());\n";
+      << name << "_" << what << "<Scalar> " << name << "() {\n";
+  if (checks.physical_inertia && checks.regular) {
+    out << "  " << name << "_" << what << "<Scalar> " << what << "(" << name << "_links<Scalar>());\n";
   } else {
     out << "  chaindyn::ModelChecks checks;\n";
-    if (!d.checks.physical_inertia) {
+    if (!checks.physical_inertia) {
       out << "  checks.physical_inertia = false;  // an inertia kept as written (--inertia accept): "
              "see the report above\n";
     }
-    if (!d.checks.regular) {
-      out << "  checks.regular = false;  // no mass on the chain: kinematics only, "
-             "has_dynamics() is false\n";
+    if (!checks.regular) {
+      out << (what == "chain" ? "  checks.regular = false;  // no mass on the chain: kinematics only, "
+                                "has_dynamics() is false\n"
+                              : "  checks.regular = false;  // a joint moves no mass (--massless "
+                                "kinematics): has_dynamics() is false\n");
     }
-    out << "  " << name << "_chain<Scalar> chain(" << name
+    out << "  " << name << "_" << what << "<Scalar> " << what << "(" << name
         << "_links<Scalar>(), chaindyn::default_gravity<Scalar>(), checks);\n";
   }
   const auto transform = [&](const chaindyn::Transform<double>& t) {
@@ -293,22 +333,79 @@ void emit(const Options& o, const chaindyn::urdf::Description& d, std::ostream& 
   };
   for (std::size_t i = 0; i < n; ++i) {
     if (turns[i] == Eigen::Matrix3d::Identity()) continue;
-    out << ind << "chain.set_link_frame(" << i << ", "
+    out << ind << what << ".set_link_frame(" << i << ", "
         << transform(chaindyn::Transform<double>(turns[i].transpose(), Eigen::Vector3d::Zero()))
         << ");\n";
   }
-  for (const chaindyn::urdf::LinkFrame& f : d.frames) {
+  for (const chaindyn::urdf::LinkFrame& f : frames) {
     if (f.body == chaindyn::urdf::LinkFrame::base) {
-      out << ind << "chain.add_base_frame(" << quoted(f.name) << ", " << transform(f.pose)
+      out << ind << what << ".add_base_frame(" << quoted(f.name) << ", " << transform(f.pose)
           << ");\n";
     } else {
-      out << ind << "chain.add_frame(" << quoted(f.name) << ", " << f.body << ", "
+      out << ind << what << ".add_frame(" << quoted(f.name) << ", " << f.body << ", "
           << transform(f.pose) << ");\n";
     }
   }
-  out << "  return chain;\n"
+  out << "  return " << what << ";\n"
       << "}\n\n"
       << "}  // namespace " << o.ns << "\n";
+}
+
+/// --tree: the whole tree (urdf::describe_tree) as a chaindyn::Tree type, its links and NAME().
+void emit_tree(const Options& o, const chaindyn::urdf::TreeDescription& d, std::ostream& out) {
+  using chaindyn::urdf::JointSlot;
+  std::vector<JointSlot> slots;
+  std::vector<std::string> types;
+  for (const auto& j : d.joints) {
+    slots.push_back(JointSlot{j.kind, o.runtime_axes ? -1 : 2});
+    const chaindyn::JointKindInfo& info = chaindyn::kind_info(j.kind);
+    types.push_back(std::string("chaindyn::") + (o.runtime_axes ? info.type_axis : info.type_z));
+  }
+  std::vector<Eigen::Matrix3d> turns;
+  const std::vector<chaindyn::Link<double>> links =
+      chaindyn::urdf::make_tree_links(d, slots, turns);
+  const std::size_t n = links.size();
+  const std::string name = o.name.empty() ? identifier_from(d.robot_name) : o.name;
+  if (o.placement_types) {
+    for (std::size_t i = 0; i < n; ++i) {
+      types[i] = "chaindyn::Placed<" + types[i] + ", " +
+                 chaindyn::detail::rotation_pattern_name(links[i].placement.rotation) + ", " +
+                 chaindyn::detail::offset_pattern_name(links[i].placement.translation) + ">";
+    }
+  }
+  out << "// Generated by chaindyn-urdf2cpp --tree from " << comment(o.path) << " (robot '"
+      << comment(d.robot_name) << "', the whole tree from link '" << comment(d.root_link)
+      << "', " << n << " joints"
+      << (o.runtime_axes ? ", run-time axes" : ", axes turned onto z") << ").\n"
+      << "// Do not edit: regenerate with chaindyn-urdf2cpp.\n//\n"
+      << "// chaindyn::urdf report (--inertia " << chaindyn::urdf::policy_name(o.inertia)
+      << ", --massless " << chaindyn::urdf::massless_policy_name(o.massless)
+      << "): " << d.report.warnings() << " warning" << (d.report.warnings() == 1 ? "" : "s")
+      << ", " << d.report.notes() << " note" << (d.report.notes() == 1 ? "" : "s") << "\n";
+  for (const chaindyn::urdf::Diagnostic& diag : d.report.diagnostics) {
+    out << "//   " << comment(chaindyn::urdf::to_string(diag, o.path)) << "\n";
+  }
+  out << "#pragma once\n\n"
+      << "#include \"chaindyn/model/tree.hpp\"\n\n"
+      << "#include <array>\n#include <limits>\n\n"
+      << "namespace " << o.ns << " {\n\n"
+      << "/// The tree type of '" << comment(d.robot_name) << "': joint i's parent is the i-th entry of\n"
+      << "/// Parents (-1: the base); joints depth first, parents before children.\n"
+      << "template <typename Scalar = double>\n"
+      << "using " << name << "_tree = chaindyn::Tree<Scalar, chaindyn::Parents<";
+  for (std::size_t i = 0; i < n; ++i) {
+    out << (i ? ", " : "") << (d.parents[i] == chaindyn::no_parent ? -1L : long(d.parents[i]));
+  }
+  out << ">";
+  for (const auto& t : types) out << ",\n    " << t;
+  out << ">;\n\n";
+  out << "/// The links of '" << comment(d.robot_name) << "', in joint order (chaindyn::Link: joint placement in\n"
+      << "/// the parent link frame, mass, centre of mass and inertia about it in link axes).\n"
+      << "template <typename Scalar = double>\n"
+      << "std::array<chaindyn::Link<Scalar>, " << n << "> " << name << "_links() {\n"
+      << "  std::array<chaindyn::Link<Scalar>, " << n << "> links;\n";
+  for (std::size_t i = 0; i < n; ++i) emit_link(links[i], i, d.joints[i].line, out);
+  emit_model_end(o, d.robot_name, "tree", name, d.checks, turns, d.frames, out);
 }
 
 }  // namespace
@@ -319,7 +416,23 @@ int main(int argc, char** argv) {
     std::cerr << kUsage;
     return 2;
   }
+  if (o.tree && !o.tip.empty()) {
+    std::cerr << "chaindyn-urdf2cpp: --tree takes the whole tree: no --tip\n" << kUsage;
+    return 2;
+  }
   try {
+    if (o.tree) {
+      chaindyn::urdf::TreeLoadOptions load;
+      load.inertia = o.inertia;
+      load.massless = o.massless;
+      const chaindyn::urdf::TreeDescription d =
+          chaindyn::urdf::describe_tree(read_file(o.path), load);
+      (void)chaindyn::urdf::build_tree(d);  // the model's own checks, as parse_tree makes them
+      std::ostringstream header;
+      emit_tree(o, d, header);
+      std::cout << header.str();
+      return 0;
+    }
     chaindyn::urdf::LoadOptions load;
     load.tip = o.tip;
     load.inertia = o.inertia;

@@ -3,6 +3,7 @@
 /// the joint count and the tip before writing code.
 ///
 ///     chaindyn-urdf-info robot.urdf [--tip LINK] [--inertia strict|repair|accept]
+///                       [--massless kinematics|armature|refuse]
 ///
 /// Prints the tree of links and joints; every chain from the root link to a leaf of the tree of
 /// moving joints (and to each link where that tree branches), with its joint count and joint
@@ -12,7 +13,9 @@
 /// leaves out, ignores, repairs or keeps, or the error that refuses it. Each chain is built as
 /// `load` builds it, so a chain shown with a load call loads (a moving link without mass, e.g.
 /// a gripper finger, is refused by the model's checks, and said so). With --tip, only the
-/// chain to that link.
+/// chain to that link. Without --tip, last, the whole tree as urdf::load_tree builds it: every
+/// moving joint in joint order with its parent, the compile-time Tree type, the load_tree call
+/// (with the --inertia and --massless policies given) and its report, or the error.
 ///
 /// Exit status: 0 when the main chain loads -- the one `load` builds without a tip (the single
 /// leaf), or, in a file without a single leaf, some chain shown (its tip is then to be named) --
@@ -20,6 +23,7 @@
 /// does not, or the file is refused; 2 on a usage error.
 #include "chaindyn/urdf.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -33,11 +37,13 @@ namespace urdf = chaindyn::urdf;
 using urdf::detail::npos;
 
 const char* const kUsage =
-    "usage: chaindyn-urdf-info robot.urdf [--tip LINK] [--inertia strict|repair|accept]\n";
+    "usage: chaindyn-urdf-info robot.urdf [--tip LINK] [--inertia strict|repair|accept]\n"
+    "                          [--massless kinematics|armature|refuse]\n";
 
 struct Options {
   std::string path;
   urdf::LoadOptions load;
+  urdf::MasslessPolicy massless = urdf::MasslessPolicy::kinematics;
 };
 
 bool parse_args(int argc, char** argv, Options& o) {
@@ -50,6 +56,9 @@ bool parse_args(int argc, char** argv, Options& o) {
     } else if (a == "--inertia") {
       if (i + 1 >= argc) return false;
       if (!urdf::policy_from_name(argv[++i], o.load.inertia)) return false;
+    } else if (a == "--massless") {
+      if (i + 1 >= argc) return false;
+      if (!urdf::massless_policy_from_name(argv[++i], o.massless)) return false;
     } else if (a == "-h" || a == "--help") {
       std::cout << kUsage;
       std::exit(0);
@@ -272,6 +281,71 @@ bool print_chain(const std::string& text, const Options& o, const std::string& t
   }
 }
 
+/// The whole tree (urdf::load_tree): its joints in joint order with their parents, the
+/// compile-time type, the load_tree call and the report, or the error. Returns false on an
+/// error.
+bool print_whole_tree(const std::string& text, const Options& o, std::ostream& out) {
+  urdf::TreeLoadOptions load;
+  load.inertia = o.load.inertia;
+  load.massless = o.massless;
+  out << "\nwhole tree (urdf::load_tree: every moving joint, depth first, parents before "
+         "children)";
+  try {
+    urdf::TreeDescription t = urdf::describe_tree(text, load);
+    t.report.file = o.path;
+    (void)urdf::build_tree(t);  // as load_tree builds it: the model's own checks too
+    std::size_t roots = 0;
+    double mass = 0;
+    for (std::size_t i = 0; i < t.joints.size(); ++i) {
+      roots += t.parents[i] == chaindyn::no_parent;
+      mass += t.joints[i].link.mass;
+    }
+    out << ": " << t.joints.size() << " moving joint" << (t.joints.size() == 1 ? "" : "s") << ", "
+        << roots << " on the base, mass " << number(mass) << " kg\n";
+    for (std::size_t i = 0; i < t.joints.size(); ++i) {
+      const urdf::ChainJoint& j = t.joints[i];
+      out << "  " << i << "  " << shown(j.link.joint_name) << " ("
+          << urdf::detail::type_name(j.type) << ") -> " << shown(j.link.name) << ", parent ";
+      if (t.parents[i] == chaindyn::no_parent) {
+        out << "the base";
+      } else {
+        out << t.parents[i] << " (" << shown(t.joints[t.parents[i]].link.joint_name) << ")";
+      }
+      if (std::find(t.massless.begin(), t.massless.end(), i) != t.massless.end()) {
+        out << "  [moves no mass]";
+      }
+      out << "\n";
+    }
+    const std::string type = urdf::tree_type_name(t);
+    std::string options;
+    if (load.inertia != urdf::InertiaPolicy::strict ||
+        load.massless != urdf::MasslessPolicy::kinematics) {
+      options = std::string(", chaindyn::urdf::TreeLoadOptions{chaindyn::urdf::InertiaPolicy::") +
+                urdf::policy_name(load.inertia) + ", chaindyn::urdf::MasslessPolicy::" +
+                urdf::massless_policy_name(load.massless) + "}";
+    }
+    out << "  type: " << type << " (at run time: chaindyn::TreeX<double>)\n";
+    out << "  load: chaindyn::urdf::load_tree(\"" << shown(o.path) << "\"" << options
+        << ")  (load_tree<type>(...) for the compile-time tree)\n";
+    if (!t.checks.regular) {
+      out << "  has_dynamics() false: a joint moves no mass (--massless armature regularises "
+             "it)\n";
+    }
+    out << "  report: " << t.report.warnings() << " warning"
+        << (t.report.warnings() == 1 ? "" : "s") << ", " << t.report.notes() << " note"
+        << (t.report.notes() == 1 ? "" : "s") << " (--inertia "
+        << urdf::policy_name(load.inertia) << ", --massless "
+        << urdf::massless_policy_name(load.massless) << ")\n";
+    for (const urdf::Diagnostic& d : t.report.diagnostics) {
+      out << "    " << urdf::to_string(d, t.report.file) << "\n";
+    }
+    return true;
+  } catch (const chaindyn::ModelError& e) {
+    out << ": refused\n    error: " << shown(with_path(e.what(), o.path)) << "\n";
+    return false;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -327,6 +401,7 @@ int main(int argc, char** argv) {
         main_ok = main_ok || (is_default && loads);
       }
       ok = tips.empty() || (default_tip.empty() ? any_ok : main_ok);
+      print_whole_tree(text, o, out);
     }
   } catch (const chaindyn::ModelError& e) {
     std::cout << out.str();

@@ -40,3 +40,4 @@
 #include "chaindyn/urdf/document.hpp"
 #include "chaindyn/urdf/error.hpp"
 #include "chaindyn/urdf/report.hpp"
+#include "chaindyn/urdf/tree.hpp"

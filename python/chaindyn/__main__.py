@@ -13,7 +13,8 @@ import chaindyn
 
 
 def info(args):
-    """The chain chaindyn reads from a URDF: joints, masses, frames, and the parser's report."""
+    """The chain (or, for a file whose joints branch, the tree) chaindyn reads from a URDF:
+    joints, masses, frames, and the parser's report."""
     if not hasattr(chaindyn, "load_urdf_report"):
         print("chaindyn info: this chaindyn was built without the URDF parser (tinyxml2)",
               file=sys.stderr)
@@ -32,6 +33,8 @@ def info(args):
         axis = "-" if link.axis is None else np.array2string(np.asarray(link.axis), precision=4)
         com = np.array2string(np.asarray(link.com), precision=4)
         print(f"  {i:>2}  {link.name:<24} {kind:<10} {axis:<22} {link.mass:>10.6g}  {com}")
+    if isinstance(robot, chaindyn.TreeRobot):  # a file whose joints branch: the whole tree
+        print(f"  parents (joint order, -1: the base): {robot.parents}")
     extra = [f for f in robot.frame_names if f not in {link.name for link in links}]
     if extra:
         print(f"  frames: {', '.join(extra)}")

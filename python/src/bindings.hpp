@@ -266,5 +266,6 @@ void bind_simulation(py::module_& m);
 void bind_trajectories(py::module_& m);
 void bind_closed_form(py::module_& m);
 void bind_batch(py::module_& m);
+void bind_trees(py::module_& m);  // trees.cpp: TreeRobot, load_urdf_tree
 
 }  // namespace chaindyn::python

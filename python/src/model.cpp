@@ -25,16 +25,6 @@ Robot from_fixed(const Fixed& chain) {
 }
 
 #ifdef CHAINDYN_PYTHON_URDF
-urdf::LoadOptions load_options(const std::string& tip, const std::string& inertia) {
-  urdf::LoadOptions o;
-  o.tip = tip;
-  if (!urdf::policy_from_name(inertia, o.inertia)) {
-    throw py::value_error("chaindyn: inertia is 'strict', 'repair' or 'accept', not '" +
-                          inertia + "'");
-  }
-  return o;
-}
-
 const char* diagnostic_kind_name(urdf::Diagnostic::Kind k) {
   using K = urdf::Diagnostic::Kind;
   switch (k) {
@@ -46,11 +36,23 @@ const char* diagnostic_kind_name(urdf::Diagnostic::Kind k) {
     case K::inertia_accepted: return "inertia_accepted";
     case K::kinematics_only: return "kinematics_only";
     case K::mimic: return "mimic";
+    case K::massless_joint: return "massless_joint";
   }
   return "?";
 }
 
-/// A urdf::Report as a list of dicts.
+#endif
+
+/// The DH robot, with its flange (the table's tool frame) as the named frame "flange".
+Robot with_flange(DHChain<Robot> arm) {
+  arm.chain.add_frame("flange", arm.chain.joint_count() - 1, arm.flange);
+  return std::move(arm.chain);
+}
+
+}  // namespace
+
+#ifdef CHAINDYN_PYTHON_URDF
+/// A urdf::Report as a list of dicts (also for trees.cpp).
 py::list report_list(const urdf::Report& report) {
   py::list out;
   for (const urdf::Diagnostic& d : report.diagnostics) {
@@ -65,15 +67,12 @@ py::list report_list(const urdf::Report& report) {
   }
   return out;
 }
+
+/// trees.cpp: the robot of URDF text, a TreeRobot when it branches and no tip is named.
+py::object load_urdf_robot(const std::string& text, const std::string& path,
+                           const std::string& tip, const std::string& inertia,
+                           urdf::Report* report);
 #endif
-
-/// The DH robot, with its flange (the table's tool frame) as the named frame "flange".
-Robot with_flange(DHChain<Robot> arm) {
-  arm.chain.add_frame("flange", arm.chain.joint_count() - 1, arm.flange);
-  return std::move(arm.chain);
-}
-
-}  // namespace
 
 void bind_model(py::module_& m) {
   // Errors: chaindyn's exceptions as Python exceptions with chaindyn's message. ArgumentError
@@ -289,21 +288,22 @@ it moves (mass, com, inertia about the com, in DH frame i of the table's convent
 
 #ifdef CHAINDYN_PYTHON_URDF
   m.def("load_urdf", [](const std::string& path, const std::string& tip, const std::string& inertia) {
-          return urdf::load_any(path, load_options(tip, inertia));
+          return load_urdf_robot(urdf::detail::read_file(path), path, tip, inertia, nullptr);
         }, py::arg("path"), py::arg("tip") = "", py::kw_only(), py::arg("inertia") = "strict",
         "The Robot of a URDF file, from the root link to `tip` (default: the single leaf), "
-        "with the file's links as named frames. inertia: what to do with a non-physical "
+        "with the file's links as named frames; without a tip, a file whose moving joints "
+        "branch gives its whole tree, a TreeRobot (load_urdf_tree). inertia: what to do with a non-physical "
         "inertia on the chain, 'strict' (refuse), 'repair' (the smallest diagonal shift) or "
         "'accept' (keep it, as KDL and Pinocchio do). A file without mass loads for kinematics "
         "only (robot.has_dynamics False). Raises ModelError naming the file, element and line.");
   m.def("parse_urdf", [](const std::string& xml, const std::string& tip, const std::string& inertia) {
-          return urdf::parse_any(xml, load_options(tip, inertia));
+          return load_urdf_robot(xml, "", tip, inertia, nullptr);
         }, py::arg("xml"), py::arg("tip") = "", py::kw_only(), py::arg("inertia") = "strict",
         "The Robot of URDF text (see load_urdf).");
   m.def("load_urdf_report", [](const std::string& path, const std::string& tip,
                                const std::string& inertia) {
           urdf::Report report;
-          Robot r = urdf::load_any(path, load_options(tip, inertia), &report);
+          py::object r = load_urdf_robot(urdf::detail::read_file(path), path, tip, inertia, &report);
           return py::make_tuple(std::move(r), report_list(report));
         }, py::arg("path"), py::arg("tip") = "", py::kw_only(), py::arg("inertia") = "strict",
         "(robot, report): load_urdf and what the parser found (left out, ignored, repaired or "
@@ -312,7 +312,7 @@ it moves (mass, com, inertia about the com, in DH frame i of the table's convent
   m.def("parse_urdf_report", [](const std::string& xml, const std::string& tip,
                                 const std::string& inertia) {
           urdf::Report report;
-          Robot r = urdf::parse_any(xml, load_options(tip, inertia), &report);
+          py::object r = load_urdf_robot(xml, "", tip, inertia, &report);
           return py::make_tuple(std::move(r), report_list(report));
         }, py::arg("xml"), py::arg("tip") = "", py::kw_only(), py::arg("inertia") = "strict",
         "(robot, report) of URDF text (see load_urdf_report).");
@@ -333,4 +333,5 @@ Conventions: spatial vectors [angular; linear], SI units, tau = M qdd + C qd + g
   chaindyn::python::bind_trajectories(m);
   chaindyn::python::bind_closed_form(m);
   chaindyn::python::bind_batch(m);
+  chaindyn::python::bind_trees(m);
 }

@@ -5,7 +5,9 @@
 /// the report printed; through the compile-time entry points (parse<Chain>) and the run-time
 /// ones (urdf::parse_any, urdf::load_any), whose ChainX then runs rnea, aba (when it has
 /// dynamics), the Jacobian and every named frame's pose: each result is finite unless the
-/// file's numbers are extreme, or the call throws a chaindyn error. Built two ways
+/// file's numbers are extreme, or the call throws a chaindyn error; and the whole-tree entry
+/// points (urdf::parse_tree under each MasslessPolicy, describe_tree, make_tree_links). Built
+/// two ways
 /// (tests/fuzz/fuzz.cmake):
 ///   - with clang's -fsanitize=fuzzer (the `fuzz` stage of scripts/test runs it for a bounded
 ///     time over tests/fuzz/corpus + tests/data/urdf);
@@ -192,6 +194,37 @@ const std::string& scratch_path() {
   return path;
 }
 
+/// urdf::parse_tree (the whole tree) under each massless policy and two inertia policies, with
+/// the report printed, and the tree's link data made with run-time axes: a TreeX or a
+/// ParseError, never a crash.
+void try_tree(std::string_view xml) {
+  using namespace chaindyn;
+  for (const auto massless : {urdf::MasslessPolicy::kinematics, urdf::MasslessPolicy::armature,
+                              urdf::MasslessPolicy::refuse}) {
+    for (const auto inertia : {urdf::InertiaPolicy::strict, urdf::InertiaPolicy::accept}) {
+      urdf::TreeLoadOptions options;
+      options.massless = massless;
+      options.inertia = inertia;
+      urdf::Report report;
+      try {
+        const TreeX<double> tree = urdf::parse_tree(xml, options, &report);
+        sink = double(tree.joint_count() + tree.frames().size()) +
+               double(urdf::to_string(report).size());
+      } catch (const urdf::ParseError&) {
+      }
+    }
+  }
+  try {
+    const urdf::TreeDescription d = urdf::describe_tree(xml);
+    std::vector<urdf::JointSlot> runtime;
+    for (const auto& j : d.joints) runtime.push_back(urdf::JointSlot{j.kind, -1});
+    std::vector<Eigen::Matrix3d> turns;
+    sink = double(urdf::make_tree_links(d, runtime, turns).size()) +
+           double(urdf::tree_type_name(d).size());
+  } catch (const urdf::ParseError&) {
+  }
+}
+
 void parse_all(std::string_view xml) {
   using namespace chaindyn;
   // Past the joint count: describe the tree, then build the links for exactly the joints it
@@ -239,6 +272,7 @@ void parse_all(std::string_view xml) {
   }
   try_any(xml, path);
   if (!path.empty()) std::remove(path.c_str());
+  try_tree(xml);
 }
 
 }  // namespace

@@ -6,10 +6,13 @@
 /// link frames the frame API converts from) -- with the file's named frames; and two fixtures
 /// (tests/data/urdf/fixtures) built with relaxed checks: the UR5 without inertials
 /// (kinematics only) and the iiwa with a placeholder inertia on link 7 kept (--inertia accept),
-/// with the parser's report as comments.
+/// with the parser's report as comments. With --tree: the Panda's whole tree (a Tree of Placed
+/// joints, fingers included) and the massless-finger fixture with --massless armature.
+#include "generated_fingers_tree.hpp"
 #include "generated_iiwa14.hpp"
 #include "generated_iiwa_accept.hpp"
 #include "generated_panda.hpp"
+#include "generated_panda_tree.hpp"
 #include "generated_ur5.hpp"
 #include "generated_ur5_kinematics.hpp"
 
@@ -174,4 +177,45 @@ TEST_CASE("urdf2cpp: --inertia accept gives a header that keeps the inertia as w
   CHECK(text.find("// chaindyn::urdf report (--inertia accept): 1 warning, 1 note\n") != std::string::npos);
   CHECK(text.find("warning: link 'iiwa_link_7': <inertial>: inertia [0.0001") != std::string::npos);
   CHECK(text.find("checks.physical_inertia = false;") != std::string::npos);
+}
+
+TEST_CASE("urdf2cpp --tree: the Panda's whole tree equals urdf::load_tree of that type bit for bit, "
+          "and the TreeX's numbers",
+          "[urdf2cpp][trees]") {
+  const std::string path = std::string(CHAINDYN_TEST_DATA_DIR) + "/urdf/panda.urdf";
+  const auto generated = generated::panda_whole();
+  const auto parsed = chaindyn::urdf::load_tree<generated::panda_whole_tree<double>>(path);
+  require_same_links(generated, parsed);
+  require_same_frames(generated, parsed);
+  require_same_dynamics(generated, parsed);
+  CHECK(generated.parent(8) == 6);
+  const chaindyn::TreeX<double> any = chaindyn::urdf::load_tree(path);
+  std::mt19937 rng(chaindyn::test::kSeed + 2);
+  for (int k = 0; k < 5; ++k) {
+    using V = generated::panda_whole_tree<double>::Vector;
+    const V q = chaindyn::test::random_state<V>(rng, 3.0), qd = chaindyn::test::random_state<V>(rng, 3.0);
+    const Eigen::VectorXd qx = q, qdx = qd;
+    CHECK(chaindyn::test::relative_error(chaindyn::rnea(generated, q, qd, qd),
+                                         chaindyn::rnea(any, qx, qdx, qdx)) < 1e-13);
+  }
+  const std::string text = generated_text("generated_panda_tree.hpp");
+  CHECK(text.find("using panda_whole_tree = chaindyn::Tree<Scalar, chaindyn::Parents<-1, 0, 1, 2, "
+                  "3, 4, 5, 6, 6>,") != std::string::npos);
+  CHECK(text.find("warning: joint 'panda_finger_joint2': <mimic") != std::string::npos);
+}
+
+TEST_CASE("urdf2cpp --tree --massless armature: the fingers' armature and the file's frames, as "
+          "urdf::load_tree gives them",
+          "[urdf2cpp][trees]") {
+  chaindyn::urdf::TreeLoadOptions options;
+  options.massless = chaindyn::urdf::MasslessPolicy::armature;
+  const auto generated = generated::fingers();
+  const auto parsed = chaindyn::urdf::load_tree<generated::fingers_tree<double>>(
+      std::string(CHAINDYN_TEST_DATA_DIR) + "/urdf/fixtures/arm_massless_fingers.urdf", options);
+  require_same_links(generated, parsed);
+  require_same_frames(generated, parsed);
+  CHECK(generated.armature()[2] == 1e-3);
+  CHECK(generated.has_dynamics());
+  const std::string text = generated_text("generated_fingers_tree.hpp");
+  CHECK(text.find("(--inertia strict, --massless armature): 2 warnings, 0 notes") != std::string::npos);
 }

@@ -404,7 +404,8 @@ inline std::vector<std::size_t> chain_path(const Document& d, const Tree& t, con
       fail(link_place(d.links[at]), "the tree branches", welded, ": joint '", j1.name, "' (line ",
            j1.line, ", to link '", j1.child, "') and joint '", j2.name, "' (line ", j2.line,
            ", to link '", j2.child, "')", next.size() > 2 ? " (and more)" : "",
-           " both continue the chain; name the tip link to choose one");
+           " both continue the chain; name the tip link to choose one, or load the whole tree "
+           "(urdf::load_tree)");
     }
     if (next.empty()) {
       if (!next_other[body].empty()) {
@@ -427,9 +428,10 @@ inline std::vector<std::size_t> chain_path(const Document& d, const Tree& t, con
 /// The inertia of chain joint `cj` (its child link `child` with the links `parts` welded to
 /// it): a negative mass is an error; a non-physical inertia is refused, repaired or kept as the
 /// policy says; parts that are non-physical alone in a physical merged body are reported.
-inline void check_chain_inertia(const Document& d, const JointRecord& jr, std::size_t child,
-                                const std::vector<std::size_t>& parts, InertiaPolicy policy,
-                                Link<double>& l, Description& out) {
+template <typename Out>
+void check_chain_inertia(const Document& d, const JointRecord& jr, std::size_t child,
+                         const std::vector<std::size_t>& parts, InertiaPolicy policy,
+                         Link<double>& l, Out& out, const char* where = "on the chain") {
   const LinkRecord& own = d.links[child];
   const Place at = link_place(own);
   std::vector<std::size_t> welded;
@@ -440,8 +442,8 @@ inline void check_chain_inertia(const Document& d, const JointRecord& jr, std::s
       welded.empty() ? std::string("<inertial>")
                      : "the merged body of this chain link and the links fixed to it (" +
                            link_list(d, welded) + ")";
-  const std::string on_chain = "The link is on the chain (joint '" + jr.name + "', line " +
-                               std::to_string(jr.line) + ")";
+  const std::string on_chain = std::string("The link is ") + where + " (joint '" +
+                               jr.name + "', line " + std::to_string(jr.line) + ")";
   if (l.mass < 0.0) {
     fail(at, body, ": mass is negative (", l.mass, " kg). ", on_chain,
          ": correct the file (no InertiaPolicy repairs a negative mass)");

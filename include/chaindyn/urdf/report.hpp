@@ -77,6 +77,7 @@ struct Diagnostic {
     inertia_accepted,   ///< a chain link's non-physical inertia was kept (InertiaPolicy::accept)
     kinematics_only,    ///< no mass on the chain: loaded for kinematics (has_dynamics() false)
     mimic,              ///< a <mimic> joint on the chain: loaded as an independent joint
+    massless_joint,     ///< a tree's joint that moves no mass (urdf::MasslessPolicy says what was done)
   };
   Severity severity = Severity::note;
   Kind kind = Kind::off_chain;

@@ -1,0 +1,115 @@
+"""Kinematic trees from Python (chaindyn.TreeRobot): load_urdf of a file whose joints branch
+gives the whole tree, load_urdf_tree any file's; the algorithms take a TreeRobot as a Robot.
+Checked against the chains of the same file (each finger's chain, load_urdf with a tip) and
+identities. Run by ctest (python:pytest) with CHAINDYN_DATA set."""
+import os
+
+import numpy as np
+import pytest
+
+import chaindyn as cd
+
+DATA = os.environ.get("CHAINDYN_DATA", "")
+
+
+def urdf_path(name):
+    path = os.path.join(DATA, "urdf", name)
+    if not DATA or not os.path.exists(path):
+        pytest.skip("CHAINDYN_DATA is not set (run through ctest)")
+    if not hasattr(cd, "load_urdf_tree"):
+        pytest.skip("built without the URDF parser")
+    return path
+
+
+def rel(a, b):
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    assert a.shape == b.shape, (a.shape, b.shape)
+    return float(np.max(np.abs(a - b)) / max(1.0, float(np.max(np.abs(b)))))
+
+
+def test_load_urdf_gives_the_panda_s_whole_tree_with_names_and_the_chains_kinematics():
+    path = urdf_path("panda.urdf")
+    tree = cd.load_urdf(path)  # branches at the hand: the whole tree
+    assert isinstance(tree, cd.TreeRobot)
+    assert tree.nq == 9
+    assert tree.parents == [-1, 0, 1, 2, 3, 4, 5, 6, 6]
+    assert tree.joint_names[7:] == ["panda_finger_joint1", "panda_finger_joint2"]
+    assert tree.link_names[8] == "panda_rightfinger"
+    assert tree.joint_index("panda_finger_joint2") == 8
+    assert tree.joint_kinds[7] == "prismatic"
+    assert "panda_hand" in tree.frame_names
+    # with a tip, the chain as before
+    chain = cd.load_urdf(path, "panda_leftfinger")
+    assert isinstance(chain, cd.Robot) and chain.nq == 8
+    rng = np.random.default_rng(7)
+    q = rng.uniform(-2, 2, 9)
+    qd, qdd = rng.uniform(-1, 1, 9), rng.uniform(-3, 3, 9)
+    qc = q[:8]
+    for frame in ("panda_leftfinger", "panda_hand_tcp"):
+        assert rel(cd.frame_pose(tree, q, frame), cd.frame_pose(chain, qc, frame)) < 1e-14
+        J = cd.jacobian(tree, q, frame)
+        assert rel(J[:, :8], cd.jacobian(chain, qc, frame)) < 1e-14
+        assert np.all(J[:, 8] == 0.0)
+    # identities: aba inverts rnea, M from rnea's columns, M zero across the fingers
+    tau = cd.rnea(tree, q, qd, qdd)
+    assert rel(cd.aba(tree, q, qd, tau), qdd) < 1e-9
+    assert rel(cd.forward_dynamics_crba(tree, q, qd, tau), qdd) < 1e-9
+    M = cd.crba(tree, q)
+    assert rel(M @ qdd, tau - cd.rnea(tree, q, qd, 0 * qdd)) < 1e-12  # (friction in both)
+    assert M[7, 8] == 0.0 and M[8, 7] == 0.0
+    assert rel(cd.gravity_torques(tree, q), cd.rnea(tree, q, 0 * q, 0 * q)) < 1e-14
+    # a wrench on the left finger acts through the left finger's chain only
+    f = np.zeros((9, 6))
+    f[7] = [0.1, -0.2, 0.3, 1.0, 2.0, -3.0]
+    delta = cd.rnea(tree, q, qd, qdd, f) - tau
+    assert delta[8] == 0.0 and np.max(np.abs(delta[:8])) > 0
+
+
+def test_a_chain_file_still_loads_as_a_robot_and_load_urdf_tree_loads_any_file():
+    iiwa = urdf_path("iiwa14_no_collision.urdf")
+    assert isinstance(cd.load_urdf(iiwa), cd.Robot)
+    tree = cd.load_urdf_tree(iiwa)
+    assert tree.parents == [-1, 0, 1, 2, 3, 4, 5]
+    q = np.linspace(-1, 1, 7)
+    assert rel(cd.rnea(tree, q, q, q), cd.rnea(cd.load_urdf(iiwa), q, q, q)) < 1e-14
+    baxter, report = cd.load_urdf_tree_report(urdf_path("baxter.urdf"))
+    assert baxter.nq == 19 and baxter.parents.count(-1) == 3
+    assert sum(1 for d in report if d["kind"] == "mimic") == 2
+
+
+def test_fingers_without_inertia_follow_the_massless_policy():
+    path = urdf_path("fixtures/arm_massless_fingers.urdf")
+    kin, report = cd.load_urdf_tree_report(path)
+    assert not kin.has_dynamics
+    assert [d["element"] for d in report if d["kind"] == "massless_joint"] == [
+        "joint 'finger_left_joint'", "joint 'finger_right_joint'"]
+    q = np.array([0.3, -0.4, 0.01, 0.02])
+    assert np.all(np.isfinite(cd.rnea(kin, q, q, q)))
+    with pytest.raises(ValueError, match="aba: the tree's mass matrix is singular"):
+        cd.aba(kin, q, q, q)
+    arm = cd.load_urdf_tree(path, massless="armature")
+    assert arm.has_dynamics
+    assert list(arm.armature) == [0.0, 0.0, 1e-3, 1e-3]
+    assert rel(cd.aba(arm, q, q, cd.rnea(arm, q, q, q)), q) < 1e-9
+    with pytest.raises(cd.ModelError, match="finger_left_joint.*moves no mass"):
+        cd.load_urdf_tree(path, massless="refuse")
+    with pytest.raises(ValueError, match="massless is 'kinematics', 'armature' or 'refuse'"):
+        cd.load_urdf_tree(path, massless="maybe")
+
+
+def test_a_tree_robot_from_links_and_parents():
+    links = []
+    for _ in range(3):
+        link = cd.Link()
+        link.axis = [0, 1, 0]
+        link.mass = 1.0
+        link.com = [0.1, 0, 0]
+        link.inertia = np.eye(3) * 0.01
+        links.append(link)
+    tree = cd.TreeRobot(links, ["revolute"] * 3, [-1, 0, 0])
+    assert tree.parents == [-1, 0, 0]
+    q = np.array([0.2, 0.3, -0.4])
+    M = cd.crba(tree, q)
+    assert M[1, 2] == 0.0
+    with pytest.raises(cd.ModelError, match="parent"):
+        cd.TreeRobot(links, ["revolute"] * 3, [-1, 2, 0])
