@@ -42,6 +42,7 @@
 #include "chaindyn/algorithms/aba_derivatives.hpp"
 #include "chaindyn/algorithms/coriolis.hpp"
 #include "chaindyn/algorithms/crba.hpp"
+#include "chaindyn/algorithms/elastic_joints.hpp"
 #include "chaindyn/algorithms/energy.hpp"
 #include "chaindyn/algorithms/forward_dynamics_crba.hpp"
 #include "chaindyn/algorithms/forward_kinematics.hpp"
