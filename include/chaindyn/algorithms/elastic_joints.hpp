@@ -26,7 +26,9 @@
 /// which needs the first two time derivatives of rnea along the trajectory, hence the link jerk
 /// and snap. With D > 0 a joint's deflection e = theta - q obeys K e + D edot = tau_L, a stable
 /// first-order filter: the motor torque then depends on the deflection's state as well, which
-/// the caller passes (elastic_inverse_dynamics with `deflection`).
+/// the caller passes (elastic_inverse_dynamics with `deflection`): the reference's deflection,
+/// integrated along the reference, not the robot's measured one (fed back, that loop is unstable
+/// for large K / D: its gain is B (K / D)^2 against K).
 ///
 /// The time derivatives of rnea (link_torque_derivatives) are exact, not finite differences:
 /// Newton-Euler in base coordinates, differentiated in time. Every quantity fixed in link i
