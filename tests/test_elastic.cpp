@@ -7,6 +7,7 @@
 #include "support/test_support.hpp"
 
 #include <chaindyn/closed_form/one_link_arm.hpp>
+#include <chaindyn/identification/friction_identification.hpp>
 #include <chaindyn/simulation.hpp>
 
 #include <catch2/catch.hpp>
@@ -14,6 +15,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <random>
+#include <vector>
 
 using namespace chaindyn;
 
@@ -308,4 +311,200 @@ TEST_CASE("ElasticJoints: bad parameters and arguments are refused", "[elastic]"
   const auto undamped = ElasticJoints<ElasticArm>::uniform(arm, 1000, 0, 0.1);
   const auto result = elastic_inverse_dynamics(arm, undamped, q, q, q, q, q);
   CHECK((result.tau_m - gravity_torques(arm, ElasticVec::Zero())).norm() < 1e-9);
+}
+
+// --- Friction models (algorithms/friction_models.hpp, identification/friction_identification.hpp)
+
+namespace {
+
+LuGreParameters<double> lugre_example() {
+  // Canudas de Wit et al. 1995, sec. IV's numbers
+  LuGreParameters<double> p;
+  p.sigma0 = 1e5;
+  p.sigma1 = std::sqrt(1e5);
+  p.sigma2 = 0.4;
+  p.curve.coulomb = 1.0;
+  p.curve.static_friction = 1.5;
+  p.curve.stribeck_velocity = 0.001;
+  return p;
+}
+
+/// The bristle state z at time t_end under a prescribed velocity v(t), from z0 (RK45 on the
+/// auxiliary coordinate Z with Z' = z); on_sample(t, v, z) at every output time.
+template <typename Velocity, typename OnSample>
+double lugre_state_under(const LuGreParameters<double>& p, Velocity&& v, double z0, double t_end,
+                         double interval, OnSample&& on_sample) {
+  using V1 = Eigen::Matrix<double, 1, 1>;
+  IntegrationOptions<double> options;
+  options.rtol = options.atol = 1e-12;
+  options.output_interval = interval;
+  double z_end = z0;
+  integrate([&](double t, const V1&, const V1& z) { return V1(lugre_state_rate(p, v(t), z[0])); },
+            V1(0.0), V1(z0), t_end, options, [&](const IntegrationSample<V1>& s) {
+              z_end = s.qd[0];
+              on_sample(s.t, v(s.t), s.qd[0]);
+            });
+  return z_end;
+}
+
+}  // namespace
+
+TEST_CASE("LuGre: the steady state at constant velocity is the Stribeck static map",
+          "[friction]") {
+  const auto p = lugre_example();
+  const auto map = p.static_map();
+  double worst = 0;
+  for (const double v : {-0.5, -0.01, -0.002, -1e-4, 1e-4, 5e-4, 0.001, 0.003, 0.05, 2.0}) {
+    // from rest with relaxed bristles, long enough for ~50 time constants g(v) / (sigma0 |v|)
+    const double tau = stribeck_curve(p.curve, v) / (p.sigma0 * std::abs(v));
+    const double z = lugre_state_under(p, [v](double) { return v; }, 0.0, 50 * tau, 0.0,
+                                       [](double, double, double) {});
+    const double f = lugre_friction(p, v, z), expected = stribeck_static_map(map, v);
+    worst = std::max(worst, std::abs(f - expected) / std::abs(expected));
+  }
+  // (RK45's 1e-12 on z is amplified by sigma1 sigma0 |v| / g(v) in F: 6e7 at v = 2 rad/s)
+  std::printf("LuGre steady state against the static map: relative error %.2e\n", worst);
+  CHECK(worst < 1e-5);
+}
+
+TEST_CASE("LuGre: pre-sliding is a spring, break-away at Fs, frictional lag (Canudas de Wit "
+          "1995)", "[friction]") {
+  const auto p = lugre_example();
+  // 1. a mass under a slowly rising force: below Fs it moves by micrometres (a spring), past Fs
+  // it slides (sec. III of the paper: "presliding displacement", "break-away force")
+  auto rod = closed_form::OneLinkArm<double>::uniform_rod(1.0, 1.0);
+  rod.g = 0;
+  const auto link = rod.to_chain();
+  using Link = std::remove_const_t<decltype(link)>;
+  using V1 = Link::Vector;
+  const LuGreJoints<Link> lugre(link, p);
+  IntegrationOptions<double> options;
+  options.rtol = options.atol = 1e-10;
+  options.output_interval = 0.01;
+  const double rate = 1.0;  // N m/s
+  double x_at_half = 0, x_at_1_2 = 0, x_at_1_6 = 0;
+  simulate_lugre(link, lugre, V1(0.0), V1(0.0), V1(0.0),
+                 [&](double t, const V1&, const V1&) { return V1(rate * t); }, 1.7, options,
+                 [&](const LuGreSample<V1>& s) {
+                   if (std::abs(s.t - 0.5) < 1e-9) x_at_half = s.q[0];
+                   if (std::abs(s.t - 1.2) < 1e-9) x_at_1_2 = s.q[0];
+                   if (std::abs(s.t - 1.6) < 1e-9) x_at_1_6 = s.q[0];
+                 });
+  // quasi-static loading at v ~ 0: F = sigma0 z and dz/dx = 1 - sigma0 z / Fs, so
+  // x(F) = -(Fs / sigma0) ln(1 - F / Fs): a softening spring of initial stiffness sigma0
+  const auto presliding = [&](double force) {
+    return -p.curve.static_friction / p.sigma0 * std::log(1 - force / p.curve.static_friction);
+  };
+  std::printf("LuGre under a force ramp: x(F = 0.5) = %.4e (closed form %.4e), x(1.2) = %.4e "
+              "(%.4e), x(F = 1.6 > Fs) = %.3e\n", x_at_half, presliding(0.5), x_at_1_2,
+              presliding(1.2), x_at_1_6);
+  CHECK(x_at_half == Approx(presliding(0.5)).epsilon(0.01));
+  CHECK(x_at_1_2 == Approx(presliding(1.2)).epsilon(0.01));
+  CHECK(x_at_1_6 > 1000 * p.curve.static_friction / p.sigma0);
+
+  // 2. frictional lag: under v(t) = v0 + a sin(w t) the friction traces a loop in (v, F), higher
+  // while the velocity rises than while it falls; the loop widens with w and closes onto the
+  // static map as w -> 0 (the paper's Fig. 4)
+  const double v0 = 0.002, a = 0.0015;
+  double previous_width = -1;
+  for (const double w : {0.05, 1.0, 10.0, 25.0}) {
+    const double period = 2 * test::kPi / w;
+    const auto v = [&](double t) { return v0 + a * std::sin(w * t); };
+    double f_rise = 0, f_fall = 0;
+    // start on the static map at t = 0 (z at its steady state for v0), measure the third cycle
+    const double z0 = stribeck_curve(p.curve, v0) / p.sigma0;
+    lugre_state_under(p, v, z0, 3 * period, period / 4, [&](double t, double vel, double z) {
+      const double phase = std::fmod(t / period, 1.0);
+      if (t > 2 * period - 1e-9 && std::abs(phase) < 1e-6) f_rise = lugre_friction(p, vel, z);
+      if (t > 2 * period && std::abs(phase - 0.5) < 1e-6) f_fall = lugre_friction(p, vel, z);
+    });
+    const double width = f_rise - f_fall;  // both at v = v0
+    std::printf("frictional lag at w = %5.2f rad/s: F(v0, rising) - F(v0, falling) = %.4e N m\n",
+                w, width);
+    CHECK(width > previous_width);
+    if (w < 0.1) CHECK(std::abs(width) < 1e-3 * (p.curve.static_friction - p.curve.coulomb));
+    previous_width = width;
+  }
+  CHECK(previous_width > 0.01 * (p.curve.static_friction - p.curve.coulomb));
+}
+
+TEST_CASE("Stribeck: the regularised map, and bad parameters", "[friction]") {
+  StribeckParameters<double> p;
+  p.coulomb = 2;
+  p.static_friction = 3;
+  p.viscous = 0.5;
+  p.stribeck_velocity = 0.02;
+  p.regularization = 1e-4;
+  for (const double v : {-1.0, -0.01, -1e-3, 1e-3, 0.05}) {
+    const double bound = 2 * stribeck_curve(p, v) * std::exp(-2 * std::abs(v) / p.regularization);
+    CHECK(std::abs(stribeck_friction(p, v) - stribeck_static_map(p, v)) <= bound + 1e-15);
+  }
+  CHECK(stribeck_friction(p, 0.0) == 0.0);
+  CHECK(stribeck_static_map(p, 0.0) == 0.0);
+  CHECK(stribeck_static_map(p, 1e-9) == Approx(3.0).epsilon(1e-9));
+  validate(p);
+  p.static_friction = 1;  // below Fc
+  CHECK_THROWS_AS(validate(p), ModelError);
+  auto l = lugre_example();
+  l.sigma0 = 0;
+  const auto rod = closed_form::OneLinkArm<double>::uniform_rod(1.0, 1.0).to_chain();
+  CHECK_THROWS_AS(LuGreJoints<std::remove_const_t<decltype(rod)>>(rod, l), ModelError);
+  CHECK_THROWS_AS(identify_stribeck({0.1, 0.2}, {1.0, 1.0}), ArgumentError);
+  CHECK_THROWS_AS(identify_stribeck({0.1, 0.0, 0.3, 0.4}, {1, 1, 1, 1}), ArgumentError);
+}
+
+TEST_CASE("identify_stribeck and identify_lugre_presliding recover simulated parameters under "
+          "noise", "[friction]") {
+  StribeckParameters<double> truth;
+  truth.coulomb = 2.0;
+  truth.static_friction = 3.2;
+  truth.viscous = 0.8;
+  truth.stribeck_velocity = 0.03;
+  // 60 constant-velocity runs, |v| log-spaced over 1e-3 .. 2 rad/s, both directions; torque
+  // noise 0.02 N m (1 % of Fc), 20 seeds
+  double worst_fc = 0, worst_fs = 0, worst_fv = 0, worst_vs = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937 gen(seed);
+    std::normal_distribution<double> noise(0.0, 0.02);
+    std::vector<double> v, tau;
+    for (int k = 0; k < 60; ++k) {
+      const double speed = 1e-3 * std::pow(2000.0, (k / 2) / 29.0);
+      const double vk = k % 2 ? speed : -speed;
+      v.push_back(vk);
+      tau.push_back(stribeck_static_map(truth, vk) + noise(gen));
+    }
+    const StribeckFit fit = identify_stribeck(v, tau);
+    const auto& e = fit.parameters;
+    worst_fc = std::max(worst_fc, std::abs(e.coulomb / truth.coulomb - 1));
+    worst_fs = std::max(worst_fs, std::abs(e.static_friction / truth.static_friction - 1));
+    worst_fv = std::max(worst_fv, std::abs(e.viscous / truth.viscous - 1));
+    worst_vs = std::max(worst_vs, std::abs(e.stribeck_velocity / truth.stribeck_velocity - 1));
+    CHECK(fit.rms_residual < 0.03);
+  }
+  std::printf("identify_stribeck, 20 seeds, noise 1 %% of Fc: worst relative error Fc %.2e, Fs "
+              "%.2e, Fv %.2e, vs %.2e\n", worst_fc, worst_fs, worst_fv, worst_vs);
+  CHECK(worst_fc < 0.01);
+  CHECK(worst_fs < 0.02);
+  CHECK(worst_fv < 0.02);
+  CHECK(worst_vs < 0.05);
+
+  // pre-sliding: x(t) = A sin(w t), A = 1 % of Fc / sigma0, friction with 0.2 % noise
+  const auto p = lugre_example();
+  const double amplitude = 0.01 * p.curve.coulomb / p.sigma0, w = 20.0;
+  std::vector<double> xs, vs, fs;
+  std::mt19937 gen(7);
+  std::normal_distribution<double> noise(0.0, 2e-3 * 0.01 * p.curve.coulomb);
+  lugre_state_under(
+      p, [&](double t) { return amplitude * w * std::cos(w * t); }, 0.0, 2 * test::kPi / w * 3,
+      1e-3, [&](double t, double vel, double z) {
+        xs.push_back(amplitude * std::sin(w * t));
+        vs.push_back(vel);
+        fs.push_back(lugre_friction(p, vel, z) + noise(gen));
+      });
+  const LuGrePreslidingFit fit = identify_lugre_presliding(xs, vs, fs);
+  const double e0 = std::abs(fit.sigma0 / p.sigma0 - 1);
+  const double e1 = std::abs((fit.damping - p.sigma2) / p.sigma1 - 1);
+  std::printf("identify_lugre_presliding: relative error sigma0 %.2e, sigma1 %.2e\n", e0, e1);
+  CHECK(e0 < 0.02);
+  CHECK(e1 < 0.05);
 }

@@ -49,6 +49,7 @@
 #include "chaindyn/algorithms/frame_motion.hpp"
 #include "chaindyn/algorithms/frames.hpp"
 #include "chaindyn/algorithms/friction.hpp"
+#include "chaindyn/algorithms/friction_models.hpp"
 #include "chaindyn/algorithms/inverse_mass_matrix.hpp"
 #include "chaindyn/algorithms/jacobian.hpp"
 #include "chaindyn/algorithms/nonlinear_effects.hpp"
