@@ -797,7 +797,7 @@ TEST_CASE("task-space dynamics and frame motion make no heap allocation", "[no_m
 
 // Elastic joints (algorithms/elastic_joints.hpp, simulation/simulate_elastic.hpp): the in-place
 // forms on a compile-time chain and a ChainX, and streaming simulate_elastic per step.
-TEST_CASE("elastic joints make no heap allocation", "[no_malloc]") {
+TEST_CASE("elastic joints and LuGre friction make no heap allocation", "[no_malloc]") {
   using Arm = ChainN<double, 7, Revolute>;
   using V = Arm::Vector;
   std::mt19937 gen(test::kSeed);
@@ -811,6 +811,13 @@ TEST_CASE("elastic joints make no heap allocation", "[no_malloc]") {
   REQUIRE_NO_ALLOCATION(link_torque_derivatives(arm, *data, q, qd, qdd, qddd, qdddd));
   REQUIRE_NO_ALLOCATION(elastic_inverse_dynamics(arm, elastic, *data, q, qd, qdd, qddd, qdddd, q));
   REQUIRE(data->tau_m.allFinite());
+  LuGreParameters<double> lugre_parameters;
+  lugre_parameters.curve.coulomb = 1;
+  lugre_parameters.curve.static_friction = 1.5;
+  const LuGreJoints<Arm> lugre(arm, lugre_parameters);
+  V friction = V::Zero(), zdot = V::Zero();
+  REQUIRE_NO_ALLOCATION(lugre.torques(qd, qdd, friction, zdot));
+  REQUIRE(friction.allFinite());
 
   using X = ChainX<double>;
   using XV = Eigen::VectorXd;
