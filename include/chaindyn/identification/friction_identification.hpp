@@ -50,7 +50,11 @@ inline double stribeck_linear_fit(const std::vector<double>& v, const std::vecto
     b[k] = tau[std::size_t(k)];
   }
   theta = a.colPivHouseholderQr().solve(b);
-  return (a * theta - b).squaredNorm();
+  // the residual evaluated into a vector first: g++ 12 warns (-Wuse-after-free, a false
+  // positive) on the product's temporary inside squaredNorm's reduction
+  Eigen::VectorXd r = a * theta;
+  r -= b;
+  return r.squaredNorm();
 }
 
 }  // namespace detail
@@ -147,7 +151,9 @@ inline LuGrePreslidingFit identify_lugre_presliding(const std::vector<double>& x
   LuGrePreslidingFit fit;
   fit.sigma0 = theta[0];
   fit.damping = theta[1];
-  fit.rms_residual = std::sqrt((a * theta - b).squaredNorm() / double(m));
+  Eigen::VectorXd r = a * theta;  // (see stribeck_linear_fit)
+  r -= b;
+  fit.rms_residual = std::sqrt(r.squaredNorm() / double(m));
   return fit;
 }
 
