@@ -138,8 +138,9 @@ TEST_CASE("elastic_inverse_dynamics: the flatness torque drives a forward simula
   ElasticArm arm = robots::kuka_iiwa();
   const ElasticSines s = elastic_sines();
   IntegrationOptions<double> options;
-  options.rtol = options.atol = 1e-12;
+  options.rtol = options.atol = 1e-11;
   options.output_interval = 0.05;
+  const double t_end = 0.6;
   {
     // D = 0: the motor torque is a function of t alone (open loop)
     const auto elastic = elastic_iiwa(arm, 1.0, 0.0);
@@ -156,7 +157,7 @@ TEST_CASE("elastic_inverse_dynamics: the flatness torque drives a forward simula
           flat(t, ElasticVec::Zero());
           return data.tau_m;
         },
-        2.0, options);
+        t_end, options);
     double worst_q = 0, worst_theta = 0;
     for (std::size_t i = 0; i < r.size(); ++i) {
       flat(r.t[i], ElasticVec::Zero());
@@ -196,7 +197,7 @@ TEST_CASE("elastic_inverse_dynamics: the flatness torque drives a forward simula
       return out;
     };
     double worst_q = 0, worst_theta = 0;
-    integrate(f, x0, xd0, 2.0, options, [&](const IntegrationSample<X>& smp) {
+    integrate(f, x0, xd0, t_end, options, [&](const IntegrationSample<X>& smp) {
       worst_q = std::max(worst_q, (smp.q.head<7>() - s.d(0, smp.t)).lpNorm<Eigen::Infinity>());
       const ElasticVec theta_ref = s.d(0, smp.t) + smp.qd.tail<7>();
       worst_theta = std::max(worst_theta, (smp.q.segment<7>(7) - theta_ref).lpNorm<Eigen::Infinity>());
@@ -227,12 +228,12 @@ TEST_CASE("simulate_elastic: K -> infinity converges to the rigid model with B a
   IntegrationOptions<double> options;
   options.rtol = options.atol = 1e-10;
   options.output_interval = 0.01;
-  const double t_end = 1.0;
+  const double t_end = 0.5;
   const auto rr = simulate(rigid, q0, ElasticVec::Zero(), [&](double t, const ElasticVec&,
                                                               const ElasticVec&) { return tau_m(t); },
                            t_end, options);
   double previous = 0;
-  for (const double scale : {1.0, 10.0, 100.0, 1000.0}) {
+  for (const double scale : {1.0, 10.0, 100.0}) {
     const auto elastic = elastic_iiwa(arm, scale, 0.0);
     // start on the slow manifold: theta0 = q0 + K^-1 tau_L(0), tau_L(0) = tau_m(0) - B qdd(0)
     const ElasticVec qdd0 = aba(rigid, q0, ElasticVec::Zero(), tau_m(0));
@@ -249,14 +250,14 @@ TEST_CASE("simulate_elastic: K -> infinity converges to the rigid model with B a
     for (std::size_t i = 0; i < re.size(); ++i) {
       worst = std::max(worst, (re.q[i] - rr.q[i]).lpNorm<Eigen::Infinity>());
     }
-    std::printf("K x %6g: max |q_elastic - q_rigid| over 1 s = %.3e rad (%llu steps)", scale,
+    std::printf("K x %6g: max |q_elastic - q_rigid| over 0.5 s = %.3e rad (%llu steps)", scale,
                 worst, static_cast<unsigned long long>(re.stats.steps));
     if (previous > 0) std::printf(", rate log10(e_prev / e) = %.2f", std::log10(previous / worst));
     std::printf("\n");
     if (previous > 0) CHECK(std::log10(previous / worst) > 0.8);  // O(1/K)
     previous = worst;
   }
-  CHECK(previous < 1e-4);
+  CHECK(previous < 1e-5);
 }
 
 TEST_CASE("elastic_energy: conserved without damping, dissipated by the spring damping",
@@ -274,7 +275,7 @@ TEST_CASE("elastic_energy: conserved without damping, dissipated by the spring d
     ElasticData<ElasticArm> data(arm);
     const ElasticVec theta0 = s.d(0, 0) + ElasticVec::Constant(0.01);
     const auto r = simulate_elastic(arm, elastic, s.d(0, 0), s.d(1, 0), theta0,
-                                    ElasticVec::Zero(), ZeroMotorTorque{}, 1.0, options);
+                                    ElasticVec::Zero(), ZeroMotorTorque{}, 0.3, options);
     const double e0 = elastic_energy(arm, elastic, data, r.q[0], r.qd[0], r.theta[0], r.thetad[0]);
     double worst = 0, previous = e0, rise = 0, dissipated = 0;
     for (std::size_t i = 1; i < r.size(); ++i) {
@@ -286,7 +287,7 @@ TEST_CASE("elastic_energy: conserved without damping, dissipated by the spring d
       const ElasticVec a = r.thetad[i - 1] - r.qd[i - 1], b = r.thetad[i] - r.qd[i];
       dissipated += 0.5 * (r.t[i] - r.t[i - 1]) * d * (a.squaredNorm() + b.squaredNorm());
     }
-    std::printf("elastic energy, D = %g: E0 = %.4f J, max |E - E0| = %.2e J, E(1 s) - E0 + "
+    std::printf("elastic energy, D = %g: E0 = %.4f J, max |E - E0| = %.2e J, E(0.3 s) - E0 + "
                 "dissipated = %.2e J\n", d, e0, worst, previous - e0 + dissipated);
     if (d == 0) {
       CHECK(worst < 1e-7 * std::abs(e0));
