@@ -4,12 +4,15 @@
 // fixed-size derivative slots) and central finite differences (4n rnea calls for d tau / d q
 // and d tau / d qd; 6n aba calls for d qdd / d q, d qd, d tau). See docs/derivatives.md.
 // Then the analytical ones on random revolute chains of n = 8, 16, 32, 64, 128 joints (the
-// per-joint-pair cost, "per_pair", should stay flat: both are O(n^2)).
+// per-joint-pair cost, "per_pair", should stay flat: both are O(n^2)). Then the elastic-joint
+// iiwa (docs/elastic_joints.md): its forward dynamics, the exact first and second time
+// derivatives of rnea, and the flatness inverse dynamics.
 #include "bench_common.hpp"
 
 #include <benchmark/benchmark.h>
 
 #include <chaindyn/algorithms/aba_derivatives.hpp>
+#include <chaindyn/algorithms/elastic_joints.hpp>
 #include <chaindyn/algorithms/rnea_derivatives.hpp>
 #include <chaindyn/robots/kuka_iiwa.hpp>
 
@@ -58,6 +61,47 @@ void bm_rnea_analytical(benchmark::State& state) {
     const std::size_t i = k++ & 63;
     rnea_derivatives(iiwa(), *data, states().q[i], states().qd[i], states().qdd[i]);
     benchmark::DoNotOptimize(data->dtau_dq.data());
+    benchmark::ClobberMemory();
+  }
+}
+
+const ElasticJoints<Model>& elastic_iiwa() {
+  static const ElasticJoints<Model> e = ElasticJoints<Model>::uniform(iiwa(), 5000, 0, 0.3);
+  return e;
+}
+
+void bm_elastic_forward_dynamics(benchmark::State& state) {
+  auto data = std::make_unique<ElasticData<Model>>(iiwa());
+  std::size_t k = 0;
+  for (auto _ : state) {
+    const std::size_t i = k++ & 63, j = (i + 1) & 63;
+    elastic_forward_dynamics(iiwa(), elastic_iiwa(), *data, states().q[i], states().qd[i],
+                             states().q[j], states().qd[j], states().tau[i]);
+    benchmark::DoNotOptimize(data->thetadd.data());
+    benchmark::ClobberMemory();
+  }
+}
+
+void bm_link_torque_derivatives(benchmark::State& state) {
+  auto data = std::make_unique<ElasticData<Model>>(iiwa());
+  std::size_t k = 0;
+  for (auto _ : state) {
+    const std::size_t i = k++ & 63, j = (i + 1) & 63;
+    link_torque_derivatives(iiwa(), *data, states().q[i], states().qd[i], states().qdd[i],
+                            states().qd[j], states().qdd[j]);
+    benchmark::DoNotOptimize(data->tau_link_dd.data());
+    benchmark::ClobberMemory();
+  }
+}
+
+void bm_elastic_inverse_dynamics(benchmark::State& state) {
+  auto data = std::make_unique<ElasticData<Model>>(iiwa());
+  std::size_t k = 0;
+  for (auto _ : state) {
+    const std::size_t i = k++ & 63, j = (i + 1) & 63;
+    elastic_inverse_dynamics(iiwa(), elastic_iiwa(), *data, states().q[i], states().qd[i],
+                             states().qdd[i], states().qd[j], states().qdd[j], states().q[j]);
+    benchmark::DoNotOptimize(data->tau_m.data());
     benchmark::ClobberMemory();
   }
 }
@@ -195,6 +239,9 @@ void bm_chain(benchmark::State& state) {
 
 }  // namespace
 
+BENCHMARK(bm_elastic_forward_dynamics)->Name("iiwa/elastic_forward_dynamics");
+BENCHMARK(bm_link_torque_derivatives)->Name("iiwa/link_torque_derivatives");
+BENCHMARK(bm_elastic_inverse_dynamics)->Name("iiwa/elastic_inverse_dynamics");
 BENCHMARK(bm_chain<8, false>)->Name("chain/rnea_derivatives/n:8");
 BENCHMARK(bm_chain<16, false>)->Name("chain/rnea_derivatives/n:16");
 BENCHMARK(bm_chain<32, false>)->Name("chain/rnea_derivatives/n:32");

@@ -8,4 +8,6 @@
 #include "chaindyn/simulation/integrators.hpp"
 #include "chaindyn/simulation/motion_csv.hpp"
 #include "chaindyn/simulation/simulate.hpp"
+#include "chaindyn/simulation/simulate_elastic.hpp"
+#include "chaindyn/simulation/simulate_lugre.hpp"
 #include "chaindyn/simulation/trajectories.hpp"

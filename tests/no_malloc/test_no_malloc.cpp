@@ -844,3 +844,63 @@ TEST_CASE("task-space dynamics and frame motion make no heap allocation", "[no_m
   const std::array<FrameFor<X>, 2> xtwo{xtcp, xarm.frame(3)};
   REQUIRE_NO_ALLOCATION(operational_space_inertia(xarm, *xdata, xq, xtwo, local, os12));
 }
+
+// Elastic joints (algorithms/elastic_joints.hpp, simulation/simulate_elastic.hpp): the in-place
+// forms on a compile-time chain and a ChainX, and streaming simulate_elastic per step.
+TEST_CASE("elastic joints and LuGre friction make no heap allocation", "[no_malloc]") {
+  using Arm = ChainN<double, 7, Revolute>;
+  using V = Arm::Vector;
+  std::mt19937 gen(test::kSeed);
+  const Arm arm(test::random_links<Arm>(gen, true));
+  const auto elastic = ElasticJoints<Arm>::uniform(arm, 2000, 0.5, 0.2);
+  auto data = std::make_unique<ElasticData<Arm>>(arm);
+  const V q = test::random_state<V>(gen, 3.0), qd = test::random_state<V>(gen, 2.0),
+          qdd = test::random_state<V>(gen, 2.0), qddd = test::random_state<V>(gen, 2.0),
+          qdddd = test::random_state<V>(gen, 2.0);
+  REQUIRE_NO_ALLOCATION(elastic_forward_dynamics(arm, elastic, *data, q, qd, qdd, qddd, qdddd));
+  REQUIRE_NO_ALLOCATION(link_torque_derivatives(arm, *data, q, qd, qdd, qddd, qdddd));
+  REQUIRE_NO_ALLOCATION(elastic_inverse_dynamics(arm, elastic, *data, q, qd, qdd, qddd, qdddd, q));
+  REQUIRE(data->tau_m.allFinite());
+  LuGreParameters<double> lugre_parameters;
+  lugre_parameters.curve.coulomb = 1;
+  lugre_parameters.curve.static_friction = 1.5;
+  const LuGreJoints<Arm> lugre(arm, lugre_parameters);
+  V friction = V::Zero(), zdot = V::Zero();
+  REQUIRE_NO_ALLOCATION(lugre.torques(qd, qdd, friction, zdot));
+  REQUIRE(friction.allFinite());
+
+  using X = ChainX<double>;
+  using XV = Eigen::VectorXd;
+  const X xarm = X::from(arm);
+  const auto xelastic = ElasticJoints<X>::uniform(xarm, 2000, 0.5, 0.2);
+  auto xdata = std::make_unique<ElasticData<X>>(xarm);
+  const XV xq = q, xqd = qd, xqdd = qdd, xqddd = qddd, xqdddd = qdddd;
+  REQUIRE_NO_ALLOCATION(
+      elastic_forward_dynamics(xarm, xelastic, *xdata, xq, xqd, xqdd, xqddd, xqdddd));
+  REQUIRE_NO_ALLOCATION(
+      elastic_inverse_dynamics(xarm, xelastic, *xdata, xq, xqd, xqdd, xqddd, xqdddd, xq));
+  REQUIRE((xdata->tau_m - data->tau_m).norm() < 1e-9 * (1 + data->tau_m.norm()));
+  REQUIRE((xdata->thetadd - data->thetadd).norm() < 1e-9 * (1 + data->thetadd.norm()));
+
+  // streaming: the ElasticData workspace once, up front, nothing per step
+  std::size_t samples = 0;
+  constexpr std::size_t unset = std::numeric_limits<std::size_t>::max();
+  std::size_t at_first_sample = unset, at_last_sample = unset, total = unset;
+  IntegrationOptions<double> options;
+  options.output_interval = 0.01;
+  {
+    const EigenNoMalloc eigen_net;
+    const test::AllocationScope scope;
+    simulate_elastic(arm, elastic, q, V::Zero(), q, V::Zero(), ZeroMotorTorque{}, 0.1, options,
+                     [&](const ElasticSample<V>&) {
+                       if (samples == 0) at_first_sample = scope.count();
+                       at_last_sample = scope.count();
+                       ++samples;
+                     });
+    total = scope.count();
+  }
+  REQUIRE(at_first_sample == 1);
+  REQUIRE(at_last_sample == at_first_sample);
+  REQUIRE(total == 1);
+  CHECK(samples > 5);
+}
