@@ -231,3 +231,35 @@ TEST_CASE("aba derivatives equal -M^-1 times the rnea derivatives on long chains
     check_aba_derivatives_by_cholesky(ChainX<double>(links), gen);
   }
 }
+
+TEST_CASE("ChainX's derivatives equal those of the compile-time chain of the same links",
+          "[derivatives]") {
+  // A ChainX of fewer than detail::kJointSpaceSolveBelow joints solves in joint space with its
+  // size at run time (blocks of right-hand sides in registers): the same numbers as the
+  // compile-time chains, which solve with fixed sizes. Its joints: AnyJoint with the axis z
+  // (RevoluteZ's code) and with the random axes of Revolute.
+  std::mt19937 gen(test::kSeed + 65);
+  const auto compare = [&gen](const auto& fixed) {
+    using Fixed = std::decay_t<decltype(fixed)>;
+    using V = typename Fixed::Vector;
+    const ChainX<double> x = ChainX<double>::from(fixed);
+    auto dd = std::make_unique<DerivativesData<Fixed>>();
+    auto ddx = std::make_unique<DerivativesData<ChainX<double>>>(x);
+    for (int s = 0; s < 3; ++s) {
+      const V q = test::random_state<V>(gen, 3.0), qd = test::random_state<V>(gen, 2.0);
+      const V tau = test::random_state<V>(gen, 5.0);
+      const Eigen::VectorXd qx = q, qdx = qd, taux = tau;
+      aba_derivatives(fixed, *dd, q, qd, tau);
+      aba_derivatives(x, *ddx, qx, qdx, taux);
+      INFO("n = " << Fixed::nq << ", state " << s);
+      CHECK(relative_error(ddx->dqdd_dq, Eigen::MatrixXd(dd->dqdd_dq)) < 1e-12);
+      CHECK(relative_error(ddx->dqdd_dqd, Eigen::MatrixXd(dd->dqdd_dqd)) < 1e-12);
+      CHECK(relative_error(ddx->dqdd_dtau, Eigen::MatrixXd(dd->dqdd_dtau)) < 1e-12);
+      CHECK(relative_error(ddx->dtau_dq, Eigen::MatrixXd(dd->dtau_dq)) < 1e-12);
+    }
+  };
+  using Z6 = ChainN<double, 6, RevoluteZ>;
+  using A7 = ChainN<double, 7, Revolute>;
+  compare(Z6(test::random_links<Z6>(gen, true)));
+  compare(A7(test::random_links<A7>(gen, true)));
+}
