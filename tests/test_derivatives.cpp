@@ -217,11 +217,10 @@ TEMPLATE_LIST_TEST_CASE("aba derivatives equal -M^-1 times the rnea derivatives,
 
 TEST_CASE("aba derivatives equal -M^-1 times the rnea derivatives on long chains and ChainX",
           "[derivatives]") {
-  // From detail::kSolveRowLoopsFrom joints on (16 with clang++, every length with g++), the
-  // solve runs as loops over the rows: a compile-time chain of 18 joints (padded to SIMD packets
-  // with AVX2 and AVX-512) and ChainX of 7 (with clang++ the column form, run-time sized), 16,
-  // 18 and 33 joints. The test case above covers the column form of fixed-size chains (clang++).
-  static_assert(detail::kSolveRowLoopsFrom <= 16, "update the chain lengths below");
+  // From detail::kJointSpaceSolveBelow joints on, the solve runs ABA's passes as loops over the
+  // rows: a compile-time chain of 18 joints (padded to SIMD packets with AVX2 and AVX-512) and
+  // ChainX of 16, 18 and 33 joints; a ChainX of 7 solves in joint space, its size at run time.
+  static_assert(detail::kJointSpaceSolveBelow <= 16, "update the chain lengths below");
   std::mt19937 gen(test::kSeed + 64);
   using Long = ChainN<double, 18, Revolute>;
   check_aba_derivatives_by_cholesky(Long(test::random_links<Long>(gen, true)), gen);

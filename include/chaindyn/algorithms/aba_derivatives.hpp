@@ -48,15 +48,6 @@ inline CHAINDYN_ALWAYS_INLINE Scalar multiply_add(const Scalar& a, const Scalar&
   return a * b + c;
 }
 
-/// From this many joints on, aba_solve_rows runs its passes as plain loops over the rows (see
-/// there); below, as Eigen expressions on the columns. clang++ makes the better code of the
-/// column form for short chains, g++ of the row loops at every length (docs/benchmarks.md).
-#if defined(__clang__)
-constexpr std::size_t kSolveRowLoopsFrom = 16;
-#else
-constexpr std::size_t kSolveRowLoopsFrom = 1;
-#endif
-
 /// aba_solve_rows' step on one Y's rows first..rows - 1 (y: the right-hand sides' entries of
 /// one joint, m0..m5: the six columns of the scratch P or A): each row's
 /// r = (y - sum_c x_c m_c) * scale, stored in y, then m_c += w_c r. The seven arrays are
@@ -93,23 +84,16 @@ inline CHAINDYN_ALWAYS_INLINE void aba_row_sweep(
 /// no link below j has touched row j), so that pass runs over its rows from i on only, which
 /// halves its work for M^-1.
 ///
-/// Short chains (n < kSolveRowLoopsFrom): axpy on the columns of p and a (contiguous, one entry
-/// per right-hand side, fixed sizes that Eigen unrolls), the six terms of each 6-vector product
-/// in two independent sums, and the Ys interleaved link by link: one Y at a time, the chain of
-/// dependent multiply-adds set the pace. Long chains: a loop over the rows that reads and
-/// writes each row of p (or a) once per link, with fused multiply-adds (27 instructions per 4
-/// rows where the column form takes 44). On the iiwa the row loops are slower with clang++,
-/// hence the two forms.
+/// Each pass is a loop over the rows that reads and writes each row of p (or a) once per link,
+/// with fused multiply-adds (aba_row_sweep: 27 instructions per 4 rows where axpy on the
+/// columns of p and a took 44). Used from kJointSpaceSolveBelow joints on (shorter chains,
+/// ChainX included, solve in joint space).
 template <typename Model, typename Scratch, typename Identity, typename... Ys>
 inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data<Model>& data,
                                                   Scratch* p, Scratch* a, Identity& identity,
                                                   Ys&... ys) noexcept {
   using Scalar = typename Model::Scalar;
   constexpr std::size_t count = sizeof...(Ys) + 1;
-  constexpr Eigen::Index kPacket = Eigen::internal::packet_traits<Scalar>::size;
-  const std::size_t n = detail::joint_count(model);
-  const bool row_loops = Model::nq == Eigen::Dynamic ? n >= kSolveRowLoopsFrom
-                                                     : std::size_t(Model::nq) >= kSolveRowLoopsFrom;
   // one Y's rows first..rows - 1 (the right-hand sides y, the scratch m): each row's
   // r = y - sum_c x_c m_c (then times `scale`), stored in y, then m_c += w_c r
   const auto row_sweep = [](Scalar* y, Scratch& m, const Eigen::Index first,
@@ -124,37 +108,14 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& uf = data.oU[i];
     const Scalar inv_d = data.Dinv[k];
-    if (row_loops) {  // u_i = b_i - S_i^T pA_i, pA_p(i) += U_i u_i / D_i
-      const Scalar x[6] = {s.angular[0], s.angular[1], s.angular[2],
-                           s.linear[0],  s.linear[1],  s.linear[2]};
-      const Scalar w[6] = {uf.angular[0] * inv_d, uf.angular[1] * inv_d, uf.angular[2] * inv_d,
-                           uf.linear[0] * inv_d,  uf.linear[1] * inv_d,  uf.linear[2] * inv_d};
-      std::size_t g = 0;
-      (row_sweep(ys.col(k).data(), p[g++], 0, x, Scalar(1), w), ...);
-      row_sweep(identity.col(k).data(), p[count - 1], k, x, Scalar(1), w);
-      return;
-    }
-    const auto update = [&](auto&& u, auto&& pg) CHAINDYN_ALWAYS_INLINE {
-      // u_i = b_i - S_i^T pA_i
-      u -= (s.angular[0] * pg.col(0) + s.angular[1] * pg.col(1) + s.angular[2] * pg.col(2)) +
-           (s.linear[0] * pg.col(3) + s.linear[1] * pg.col(4) + s.linear[2] * pg.col(5));
-      if (i > 0) {  // pA_p(i) += U_i u_i / D_i
-        for (int c = 0; c < 3; ++c) pg.col(c) += (uf.angular[c] * inv_d) * u;
-        for (int c = 0; c < 3; ++c) pg.col(3 + c) += (uf.linear[c] * inv_d) * u;
-      }
-    };
+    // u_i = b_i - S_i^T pA_i, pA_p(i) += U_i u_i / D_i
+    const Scalar x[6] = {s.angular[0], s.angular[1], s.angular[2],
+                         s.linear[0],  s.linear[1],  s.linear[2]};
+    const Scalar w[6] = {uf.angular[0] * inv_d, uf.angular[1] * inv_d, uf.angular[2] * inv_d,
+                         uf.linear[0] * inv_d,  uf.linear[1] * inv_d,  uf.linear[2] * inv_d};
     std::size_t g = 0;
-    const auto step = [&](auto& y) CHAINDYN_ALWAYS_INLINE {
-      Scratch& pg = p[g++];
-      update(y.col(k), pg);
-    };
-    (step(ys), ...);
-    // the identity from row i on, rounded down to a whole SIMD packet
-    const Eigen::Index first = k - k % kPacket;
-    Scratch& pg = p[count - 1];
-    const Eigen::Index rows = pg.rows() - first;
-    update(identity.col(k).tail(rows),
-           Eigen::Block<Scratch, Eigen::Dynamic, 6>(pg, first, 0, rows, 6));
+    (row_sweep(ys.col(k).data(), p[g++], 0, x, Scalar(1), w), ...);
+    row_sweep(identity.col(k).data(), p[count - 1], k, x, Scalar(1), w);
   });
   for (std::size_t g = 0; g < count; ++g) a[g].setZero();
   model.joints_forward(large_body, [&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
@@ -162,30 +123,14 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& uf = data.oU[i];
     const Scalar inv_d = data.Dinv[k];
+    // x_i = (u_i - U_i^T a_p(i)) / D_i, a_i = a_p(i) + S_i x_i
+    const Scalar x[6] = {uf.angular[0], uf.angular[1], uf.angular[2],
+                         uf.linear[0],  uf.linear[1],  uf.linear[2]};
+    const Scalar w[6] = {s.angular[0], s.angular[1], s.angular[2],
+                         s.linear[0],  s.linear[1],  s.linear[2]};
     std::size_t g = 0;
-    if (row_loops) {  // x_i = (u_i - U_i^T a_p(i)) / D_i, a_i = a_p(i) + S_i x_i
-      const Scalar x[6] = {uf.angular[0], uf.angular[1], uf.angular[2],
-                           uf.linear[0],  uf.linear[1],  uf.linear[2]};
-      const Scalar w[6] = {s.angular[0], s.angular[1], s.angular[2],
-                           s.linear[0],  s.linear[1],  s.linear[2]};
-      (row_sweep(ys.col(k).data(), a[g++], 0, x, inv_d, w), ...);
-      row_sweep(identity.col(k).data(), a[count - 1], 0, x, inv_d, w);
-      return;
-    }
-    const auto step = [&](auto& y) CHAINDYN_ALWAYS_INLINE {
-      Scratch& ag = a[g++];
-      auto x = y.col(k);  // x_i = (u_i - U_i^T a_p(i)) / D_i
-      x = (x - (uf.angular[0] * ag.col(0) + uf.angular[1] * ag.col(1) +
-                uf.angular[2] * ag.col(2)) -
-           (uf.linear[0] * ag.col(3) + uf.linear[1] * ag.col(4) + uf.linear[2] * ag.col(5))) *
-          inv_d;
-      if (i + 1 < n) {  // a_i = a_p(i) + S_i x_i
-        for (int c = 0; c < 3; ++c) ag.col(c) += s.angular[c] * x;
-        for (int c = 0; c < 3; ++c) ag.col(3 + c) += s.linear[c] * x;
-      }
-    };
-    (step(ys), ...);
-    step(identity);
+    (row_sweep(ys.col(k).data(), a[g++], 0, x, inv_d, w), ...);
+    row_sweep(identity.col(k).data(), a[count - 1], 0, x, inv_d, w);
   });
 }
 
