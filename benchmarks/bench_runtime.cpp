@@ -111,7 +111,6 @@ int main(int argc, char** argv) {
   using namespace chaindyn;
   using namespace chaindyn::bench;
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 15;
-  using Iiwa = robots::KukaIiwa<double>;
   using Iiwa7 = ChainN<double, 7, RevoluteZ>;
   using Chain64 = ChainN<double, 64, RevoluteZ>;
   std::vector<Cell> cells;
