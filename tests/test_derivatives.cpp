@@ -217,11 +217,10 @@ TEMPLATE_LIST_TEST_CASE("aba derivatives equal -M^-1 times the rnea derivatives,
 
 TEST_CASE("aba derivatives equal -M^-1 times the rnea derivatives on long chains and ChainX",
           "[derivatives]") {
-  // From detail::kSolveRowLoopsFrom joints on (16 with clang++, every length with g++), the
-  // solve runs as loops over the rows: a compile-time chain of 18 joints (padded to SIMD packets
-  // with AVX2 and AVX-512) and ChainX of 7 (with clang++ the column form, run-time sized), 16,
-  // 18 and 33 joints. The test case above covers the column form of fixed-size chains (clang++).
-  static_assert(detail::kSolveRowLoopsFrom <= 16, "update the chain lengths below");
+  // From detail::kJointSpaceSolveBelow joints on, the solve runs ABA's passes as loops over the
+  // rows: a compile-time chain of 18 joints (padded to SIMD packets with AVX2 and AVX-512) and
+  // ChainX of 16, 18 and 33 joints; a ChainX of 7 solves in joint space, its size at run time.
+  static_assert(detail::kJointSpaceSolveBelow <= 16, "update the chain lengths below");
   std::mt19937 gen(test::kSeed + 64);
   using Long = ChainN<double, 18, Revolute>;
   check_aba_derivatives_by_cholesky(Long(test::random_links<Long>(gen, true)), gen);
@@ -230,4 +229,36 @@ TEST_CASE("aba derivatives equal -M^-1 times the rnea derivatives on long chains
     for (int i = 0; i < n; ++i) links.push_back(test::random_link(gen, true));
     check_aba_derivatives_by_cholesky(ChainX<double>(links), gen);
   }
+}
+
+TEST_CASE("ChainX's derivatives equal those of the compile-time chain of the same links",
+          "[derivatives]") {
+  // A ChainX of fewer than detail::kJointSpaceSolveBelow joints solves in joint space with its
+  // size at run time (blocks of right-hand sides in registers): the same numbers as the
+  // compile-time chains, which solve with fixed sizes. Its joints: AnyJoint with the axis z
+  // (RevoluteZ's code) and with the random axes of Revolute.
+  std::mt19937 gen(test::kSeed + 65);
+  const auto compare = [&gen](const auto& fixed) {
+    using Fixed = std::decay_t<decltype(fixed)>;
+    using V = typename Fixed::Vector;
+    const ChainX<double> x = ChainX<double>::from(fixed);
+    auto dd = std::make_unique<DerivativesData<Fixed>>();
+    auto ddx = std::make_unique<DerivativesData<ChainX<double>>>(x);
+    for (int s = 0; s < 3; ++s) {
+      const V q = test::random_state<V>(gen, 3.0), qd = test::random_state<V>(gen, 2.0);
+      const V tau = test::random_state<V>(gen, 5.0);
+      const Eigen::VectorXd qx = q, qdx = qd, taux = tau;
+      aba_derivatives(fixed, *dd, q, qd, tau);
+      aba_derivatives(x, *ddx, qx, qdx, taux);
+      INFO("n = " << Fixed::nq << ", state " << s);
+      CHECK(relative_error(ddx->dqdd_dq, Eigen::MatrixXd(dd->dqdd_dq)) < 1e-12);
+      CHECK(relative_error(ddx->dqdd_dqd, Eigen::MatrixXd(dd->dqdd_dqd)) < 1e-12);
+      CHECK(relative_error(ddx->dqdd_dtau, Eigen::MatrixXd(dd->dqdd_dtau)) < 1e-12);
+      CHECK(relative_error(ddx->dtau_dq, Eigen::MatrixXd(dd->dtau_dq)) < 1e-12);
+    }
+  };
+  using Z6 = ChainN<double, 6, RevoluteZ>;
+  using A7 = ChainN<double, 7, Revolute>;
+  compare(Z6(test::random_links<Z6>(gen, true)));
+  compare(A7(test::random_links<A7>(gen, true)));
 }

@@ -48,7 +48,8 @@
 /// dot product (6 multiply-adds), at the price of the base-frame poses and inertias per link.
 /// The two cross between 8 and 10 joints (beyond 8 joints ChainN's walks are loops, no longer
 /// unrolled: the link form's per-pair transforms then cost most); the figures are in
-/// docs/benchmarks.md ("CRBA: coordinates by chain length"). Define it before including
+/// docs/benchmarks.md ("CRBA: coordinates by chain length"); a ChainX or TreeX works in base
+/// coordinates at every length. Define it before including
 /// chaindyn to override (e.g. 1: always base coordinates; a large number: never).
 #ifndef CHAINDYN_CRBA_BASE_COORDINATES_FROM
 #define CHAINDYN_CRBA_BASE_COORDINATES_FROM 9

@@ -21,9 +21,10 @@
 /// of two dense products plus M^-1 by inverse_mass_matrix (whose per-column walks transform
 /// between link frames). The right-hand sides are stored one per row (the solution of link i
 /// for all of them is a contiguous column), so every step is a vector operation over them.
-/// Compile-time chains of fewer than kJointSpaceSolveBelow joints run the same two passes in
-/// joint space, as two unit-triangular substitutions (aba_solve_joint_space): n^2 multiply-adds
-/// per right-hand side, cheaper than the 24 n of the 6-vector passes on short chains.
+/// Chains of fewer than kJointSpaceSolveBelow joints (a ChainX's count checked at run time) run
+/// the same two passes in joint space, as two unit-triangular substitutions
+/// (aba_solve_joint_space, and its run-time-size form): n^2 multiply-adds per right-hand side,
+/// cheaper than the 24 n of the 6-vector passes on short chains.
 #pragma once
 
 #include "chaindyn/algorithms/aba.hpp"
@@ -47,14 +48,30 @@ inline CHAINDYN_ALWAYS_INLINE Scalar multiply_add(const Scalar& a, const Scalar&
   return a * b + c;
 }
 
-/// From this many joints on, aba_solve_rows runs its passes as plain loops over the rows (see
-/// there); below, as Eigen expressions on the columns. clang++ makes the better code of the
-/// column form for short chains, g++ of the row loops at every length (docs/benchmarks.md).
-#if defined(__clang__)
-constexpr std::size_t kSolveRowLoopsFrom = 16;
-#else
-constexpr std::size_t kSolveRowLoopsFrom = 1;
-#endif
+/// aba_solve_rows' step on one Y's rows first..rows - 1 (y: the right-hand sides' entries of
+/// one joint, m0..m5: the six columns of the scratch P or A): each row's
+/// r = (y - sum_c x_c m_c) * scale, stored in y, then m_c += w_c r. The seven arrays are
+/// distinct (restrict parameters, which both compilers keep through inlining), so the loop
+/// vectorises whether the row count is a constant (a compile-time chain) or not (a ChainX).
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE void aba_row_sweep(
+    Scalar* CHAINDYN_RESTRICT y, Scalar* CHAINDYN_RESTRICT m0, Scalar* CHAINDYN_RESTRICT m1,
+    Scalar* CHAINDYN_RESTRICT m2, Scalar* CHAINDYN_RESTRICT m3, Scalar* CHAINDYN_RESTRICT m4,
+    Scalar* CHAINDYN_RESTRICT m5, const Eigen::Index first, const Eigen::Index rows,
+    const Scalar (&x)[6], const Scalar scale, const Scalar (&w)[6]) noexcept {
+  for (Eigen::Index r = first; r < rows; ++r) {
+    const Scalar s1 = multiply_add(x[2], m2[r], multiply_add(x[1], m1[r], x[0] * m0[r]));
+    const Scalar s2 = multiply_add(x[5], m5[r], multiply_add(x[4], m4[r], x[3] * m3[r]));
+    const Scalar v = (y[r] - (s1 + s2)) * scale;
+    y[r] = v;
+    m0[r] = multiply_add(w[0], v, m0[r]);
+    m1[r] = multiply_add(w[1], v, m1[r]);
+    m2[r] = multiply_add(w[2], v, m2[r]);
+    m3[r] = multiply_add(w[3], v, m3[r]);
+    m4[r] = multiply_add(w[4], v, m4[r]);
+    m5[r] = multiply_add(w[5], v, m5[r]);
+  }
+}
 
 /// Y <- Y M^-1 (i.e. (M^-1 Y^T)^T, M symmetric) for each of ys... and for `identity`, which
 /// must hold the identity on entry (it leaves with M^-1): each row of a Y, a right-hand side
@@ -67,47 +84,23 @@ constexpr std::size_t kSolveRowLoopsFrom = 1;
 /// no link below j has touched row j), so that pass runs over its rows from i on only, which
 /// halves its work for M^-1.
 ///
-/// Short chains (n < kSolveRowLoopsFrom): axpy on the columns of p and a (contiguous, one entry
-/// per right-hand side, fixed sizes that Eigen unrolls), the six terms of each 6-vector product
-/// in two independent sums, and the Ys interleaved link by link: one Y at a time, the chain of
-/// dependent multiply-adds set the pace. Long chains: a loop over the rows that reads and
-/// writes each row of p (or a) once per link, with fused multiply-adds (27 instructions per 4
-/// rows where the column form takes 44). On the iiwa the row loops are slower with clang++,
-/// hence the two forms.
+/// Each pass is a loop over the rows that reads and writes each row of p (or a) once per link,
+/// with fused multiply-adds (aba_row_sweep: 27 instructions per 4 rows where axpy on the
+/// columns of p and a took 44). Used from kJointSpaceSolveBelow joints on (shorter chains,
+/// ChainX included, solve in joint space).
 template <typename Model, typename Scratch, typename Identity, typename... Ys>
 inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data<Model>& data,
                                                   Scratch* p, Scratch* a, Identity& identity,
                                                   Ys&... ys) noexcept {
   using Scalar = typename Model::Scalar;
   constexpr std::size_t count = sizeof...(Ys) + 1;
-  constexpr Eigen::Index kPacket = Eigen::internal::packet_traits<Scalar>::size;
-  const std::size_t n = detail::joint_count(model);
-  const bool row_loops = Model::nq == Eigen::Dynamic ? n >= kSolveRowLoopsFrom
-                                                     : std::size_t(Model::nq) >= kSolveRowLoopsFrom;
   // one Y's rows first..rows - 1 (the right-hand sides y, the scratch m): each row's
   // r = y - sum_c x_c m_c (then times `scale`), stored in y, then m_c += w_c r
-  const auto row_sweep = [](Scalar* CHAINDYN_RESTRICT y, Scratch& m, const Eigen::Index first,
+  const auto row_sweep = [](Scalar* y, Scratch& m, const Eigen::Index first,
                             const Scalar (&x)[6], const Scalar scale, const Scalar (&w)[6])
                              CHAINDYN_ALWAYS_INLINE {
-    Scalar* CHAINDYN_RESTRICT m0 = m.col(0).data();
-    Scalar* CHAINDYN_RESTRICT m1 = m.col(1).data();
-    Scalar* CHAINDYN_RESTRICT m2 = m.col(2).data();
-    Scalar* CHAINDYN_RESTRICT m3 = m.col(3).data();
-    Scalar* CHAINDYN_RESTRICT m4 = m.col(4).data();
-    Scalar* CHAINDYN_RESTRICT m5 = m.col(5).data();
-    const Eigen::Index rows = m.rows();
-    for (Eigen::Index r = first; r < rows; ++r) {
-      const Scalar s1 = multiply_add(x[2], m2[r], multiply_add(x[1], m1[r], x[0] * m0[r]));
-      const Scalar s2 = multiply_add(x[5], m5[r], multiply_add(x[4], m4[r], x[3] * m3[r]));
-      const Scalar v = (y[r] - (s1 + s2)) * scale;
-      y[r] = v;
-      m0[r] = multiply_add(w[0], v, m0[r]);
-      m1[r] = multiply_add(w[1], v, m1[r]);
-      m2[r] = multiply_add(w[2], v, m2[r]);
-      m3[r] = multiply_add(w[3], v, m3[r]);
-      m4[r] = multiply_add(w[4], v, m4[r]);
-      m5[r] = multiply_add(w[5], v, m5[r]);
-    }
+    aba_row_sweep(y, m.col(0).data(), m.col(1).data(), m.col(2).data(), m.col(3).data(),
+                  m.col(4).data(), m.col(5).data(), first, m.rows(), x, scale, w);
   };
   for (std::size_t g = 0; g < count; ++g) p[g].setZero();
   model.joints_backward(large_body, [&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
@@ -115,37 +108,14 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& uf = data.oU[i];
     const Scalar inv_d = data.Dinv[k];
-    if (row_loops) {  // u_i = b_i - S_i^T pA_i, pA_p(i) += U_i u_i / D_i
-      const Scalar x[6] = {s.angular[0], s.angular[1], s.angular[2],
-                           s.linear[0],  s.linear[1],  s.linear[2]};
-      const Scalar w[6] = {uf.angular[0] * inv_d, uf.angular[1] * inv_d, uf.angular[2] * inv_d,
-                           uf.linear[0] * inv_d,  uf.linear[1] * inv_d,  uf.linear[2] * inv_d};
-      std::size_t g = 0;
-      (row_sweep(ys.col(k).data(), p[g++], 0, x, Scalar(1), w), ...);
-      row_sweep(identity.col(k).data(), p[count - 1], k, x, Scalar(1), w);
-      return;
-    }
-    const auto update = [&](auto&& u, auto&& pg) CHAINDYN_ALWAYS_INLINE {
-      // u_i = b_i - S_i^T pA_i
-      u -= (s.angular[0] * pg.col(0) + s.angular[1] * pg.col(1) + s.angular[2] * pg.col(2)) +
-           (s.linear[0] * pg.col(3) + s.linear[1] * pg.col(4) + s.linear[2] * pg.col(5));
-      if (i > 0) {  // pA_p(i) += U_i u_i / D_i
-        for (int c = 0; c < 3; ++c) pg.col(c) += (uf.angular[c] * inv_d) * u;
-        for (int c = 0; c < 3; ++c) pg.col(3 + c) += (uf.linear[c] * inv_d) * u;
-      }
-    };
+    // u_i = b_i - S_i^T pA_i, pA_p(i) += U_i u_i / D_i
+    const Scalar x[6] = {s.angular[0], s.angular[1], s.angular[2],
+                         s.linear[0],  s.linear[1],  s.linear[2]};
+    const Scalar w[6] = {uf.angular[0] * inv_d, uf.angular[1] * inv_d, uf.angular[2] * inv_d,
+                         uf.linear[0] * inv_d,  uf.linear[1] * inv_d,  uf.linear[2] * inv_d};
     std::size_t g = 0;
-    const auto step = [&](auto& y) CHAINDYN_ALWAYS_INLINE {
-      Scratch& pg = p[g++];
-      update(y.col(k), pg);
-    };
-    (step(ys), ...);
-    // the identity from row i on, rounded down to a whole SIMD packet
-    const Eigen::Index first = k - k % kPacket;
-    Scratch& pg = p[count - 1];
-    const Eigen::Index rows = pg.rows() - first;
-    update(identity.col(k).tail(rows),
-           Eigen::Block<Scratch, Eigen::Dynamic, 6>(pg, first, 0, rows, 6));
+    (row_sweep(ys.col(k).data(), p[g++], 0, x, Scalar(1), w), ...);
+    row_sweep(identity.col(k).data(), p[count - 1], k, x, Scalar(1), w);
   });
   for (std::size_t g = 0; g < count; ++g) a[g].setZero();
   model.joints_forward(large_body, [&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
@@ -153,30 +123,14 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& uf = data.oU[i];
     const Scalar inv_d = data.Dinv[k];
+    // x_i = (u_i - U_i^T a_p(i)) / D_i, a_i = a_p(i) + S_i x_i
+    const Scalar x[6] = {uf.angular[0], uf.angular[1], uf.angular[2],
+                         uf.linear[0],  uf.linear[1],  uf.linear[2]};
+    const Scalar w[6] = {s.angular[0], s.angular[1], s.angular[2],
+                         s.linear[0],  s.linear[1],  s.linear[2]};
     std::size_t g = 0;
-    if (row_loops) {  // x_i = (u_i - U_i^T a_p(i)) / D_i, a_i = a_p(i) + S_i x_i
-      const Scalar x[6] = {uf.angular[0], uf.angular[1], uf.angular[2],
-                           uf.linear[0],  uf.linear[1],  uf.linear[2]};
-      const Scalar w[6] = {s.angular[0], s.angular[1], s.angular[2],
-                           s.linear[0],  s.linear[1],  s.linear[2]};
-      (row_sweep(ys.col(k).data(), a[g++], 0, x, inv_d, w), ...);
-      row_sweep(identity.col(k).data(), a[count - 1], 0, x, inv_d, w);
-      return;
-    }
-    const auto step = [&](auto& y) CHAINDYN_ALWAYS_INLINE {
-      Scratch& ag = a[g++];
-      auto x = y.col(k);  // x_i = (u_i - U_i^T a_p(i)) / D_i
-      x = (x - (uf.angular[0] * ag.col(0) + uf.angular[1] * ag.col(1) +
-                uf.angular[2] * ag.col(2)) -
-           (uf.linear[0] * ag.col(3) + uf.linear[1] * ag.col(4) + uf.linear[2] * ag.col(5))) *
-          inv_d;
-      if (i + 1 < n) {  // a_i = a_p(i) + S_i x_i
-        for (int c = 0; c < 3; ++c) ag.col(c) += s.angular[c] * x;
-        for (int c = 0; c < 3; ++c) ag.col(3 + c) += s.linear[c] * x;
-      }
-    };
-    (step(ys), ...);
-    step(identity);
+    (row_sweep(ys.col(k).data(), a[g++], 0, x, inv_d, w), ...);
+    row_sweep(identity.col(k).data(), a[count - 1], 0, x, inv_d, w);
   });
 }
 
@@ -238,6 +192,80 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space(const Data<Model>& data
   backward(identity);
 }
 
+/// aba_solve_joint_space_dynamic on rows r0..r0 + P - 1 of every Y (P right-hand sides of
+/// each, a column of a block in a register): the tip-to-base substitution, then the base-to-tip
+/// one, the Ys interleaved (independent chains of multiply-adds).
+template <int P, typename Model, typename Couplings, typename... Ys>
+inline CHAINDYN_ALWAYS_INLINE void joint_space_rows(const Data<Model>& data, const Couplings& k,
+                                                    const Eigen::Index r0, Ys&... ys) noexcept {
+  using Scalar = typename Model::Scalar;
+  using Block = Eigen::Matrix<Scalar, P, 1>;
+  constexpr std::size_t count = sizeof...(Ys);
+  const Eigen::Index n = k.cols();
+  Block t[count];
+  for (Eigen::Index j = n - 2; j >= 0; --j) {  // (1 + K) u = b, tip to base
+    std::size_t g = 0;
+    ((t[g++] = ys.col(j).template segment<P>(r0)), ...);
+    for (Eigen::Index i = n - 1; i > j; --i) {
+      const Scalar kji = k(j, i);
+      g = 0;
+      ((t[g++] -= kji * ys.col(i).template segment<P>(r0)), ...);
+    }
+    g = 0;
+    ((ys.col(j).template segment<P>(r0) = t[g++]), ...);
+  }
+  for (Eigen::Index i = 0; i < n; ++i) {  // (1 + K^T) x = D^-1 u, base to tip
+    const Scalar inv_d = data.Dinv[i];
+    std::size_t g = 0;
+    ((t[g++] = ys.col(i).template segment<P>(r0) * inv_d), ...);
+    for (Eigen::Index j = 0; j < i; ++j) {
+      const Scalar kji = k(j, i);
+      g = 0;
+      ((t[g++] -= kji * ys.col(j).template segment<P>(r0)), ...);
+    }
+    g = 0;
+    ((ys.col(i).template segment<P>(r0) = t[g++]), ...);
+  }
+}
+
+/// aba_solve_joint_space for a chain whose joint count is known at run time only (a ChainX of
+/// fewer than kJointSpaceSolveBelow joints): the same substitutions in the same order, on
+/// blocks of rows (right-hand sides) of P, P / 2, ..., 1 rows (P: Eigen's SIMD packet size for
+/// Scalar), each column of a block a register (no temporary on the heap).
+template <typename Model, typename SRows, typename Couplings, typename Identity, typename... Ys>
+inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space_dynamic(const Data<Model>& data,
+                                                                 const SRows& s_rows,
+                                                                 Couplings& k, Identity& identity,
+                                                                 Ys&... ys) noexcept {
+  using Scalar = typename Model::Scalar;
+  constexpr int packet = Eigen::internal::packet_traits<Scalar>::Vectorizable
+                             ? int(Eigen::internal::packet_traits<Scalar>::size)
+                             : 1;
+  const Eigen::Index n = s_rows.rows();
+  for (Eigen::Index i = 1; i < n; ++i) {  // K(j, i) = S_j . U_i / D_i, j < i
+    const Force<Scalar>& uf = data.oU[std::size_t(i)];
+    const Scalar inv_d = data.Dinv[i];
+    Scalar w[6];
+    for (int c = 0; c < 6; ++c) w[c] = component(uf, c) * inv_d;
+    for (Eigen::Index j = 0; j < i; ++j) {
+      k(j, i) = (s_rows(j, 0) * w[0] + s_rows(j, 1) * w[1] + s_rows(j, 2) * w[2]) +
+                (s_rows(j, 3) * w[3] + s_rows(j, 4) * w[4] + s_rows(j, 5) * w[5]);
+    }
+  }
+  Eigen::Index r0 = 0;  // blocks of P, P / 2, ... rows, then single rows
+  const auto blocks = [&](auto p) CHAINDYN_ALWAYS_INLINE {
+    constexpr int P = decltype(p)::value;
+    if constexpr (P >= 1) {
+      for (; r0 + P <= n; r0 += P) joint_space_rows<P, Model>(data, k, r0, identity, ys...);
+    }
+  };
+  blocks(std::integral_constant<int, packet>{});
+  blocks(std::integral_constant<int, packet / 2>{});
+  blocks(std::integral_constant<int, packet / 4>{});
+  blocks(std::integral_constant<int, packet / 8>{});
+  for (; r0 < n; ++r0) joint_space_rows<1, Model>(data, k, r0, identity, ys...);
+}
+
 }  // namespace detail
 
 /// The result of the returning form of aba_derivatives.
@@ -295,6 +323,12 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
     if constexpr (detail::solve_in_joint_space<Model>) {
       detail::aba_solve_joint_space<Model>(data, dd.pair_s, dd.solve_k, dd.dqdd_dtau, dd.dqdd_dq,
                                     dd.dqdd_dqd);
+    } else if (detail::may_solve_in_joint_space<Model> &&
+               detail::joint_count(model) < std::size_t(detail::kJointSpaceSolveBelow)) {
+      if constexpr (detail::may_solve_in_joint_space<Model>) {
+        detail::aba_solve_joint_space_dynamic<Model>(data, dd.pair_s, dd.solve_k, dd.dqdd_dtau,
+                                                     dd.dqdd_dq, dd.dqdd_dqd);
+      }
     } else {
       detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), dd.dqdd_dtau,
                              dd.dqdd_dq, dd.dqdd_dqd);

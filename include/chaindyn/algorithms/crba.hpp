@@ -123,17 +123,15 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
 }
 
 /// Link coordinates below CHAINDYN_CRBA_BASE_COORDINATES_FROM joints, base coordinates from
-/// there on (a ChainX chooses by its joint count at run time); the result into M.
+/// there on; a run-time-sized model (ChainX, TreeX) base coordinates at every length (its
+/// ancestor loop is not unrolled: on the iiwa, g++, 1.24x the ChainN's time against 1.6x in
+/// link coordinates, docs/benchmarks.md); the result into M.
 template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>& data,
                                              const typename Model::Vector& q,
                                              typename Model::Matrix& M) noexcept {
-  if constexpr (Model::nq == Eigen::Dynamic) {  // ChainX: by its joint count
-    if (joint_count(model) >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
-      crba_base_coordinates(model, data, q, M);
-    } else {
-      crba_link_coordinates(model, data, q, M);
-    }
+  if constexpr (Model::nq == Eigen::Dynamic) {  // ChainX: base coordinates at every length
+    crba_base_coordinates(model, data, q, M);
   } else if constexpr (Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
     crba_base_coordinates(model, data, q, M);
   } else {
@@ -146,7 +144,7 @@ inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>&
 /// M(q), symmetric positive definite, both triangles filled, armature on the diagonal.
 /// Fills data.M; for chains shorter than CHAINDYN_CRBA_BASE_COORDINATES_FROM (9) joints also
 /// data.liMi and data.Ic (link coordinates), from there on data.liMi, oMi, oS and oIc (base
-/// coordinates; see the file comment). A ChainX chooses by its joint count at run time.
+/// coordinates; see the file comment). A ChainX or TreeX works in base coordinates.
 template <typename Model, typename Q>
 void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q)
     noexcept(!detail::checks_sizes<Model>) {

@@ -25,13 +25,17 @@ constexpr int padded_to_packets(int n) {
 struct Unpadded {};
 
 /// aba_derivatives solves with M^-1 in joint space (aba_solve_joint_space, O(n^2) per
-/// right-hand side) on a compile-time chain of fewer joints than this, and by ABA's own passes
-/// (aba_solve_rows, O(n) per right-hand side) from here on and on a ChainX: ~n^2 against ~24 n
-/// multiply-adds per right-hand side.
+/// right-hand side) on a chain of fewer joints than this, and by ABA's own passes
+/// (aba_solve_rows, O(n) per right-hand side) from here on: ~n^2 against ~24 n multiply-adds
+/// per right-hand side. A ChainX chooses at run time, by its joint count.
 constexpr int kJointSpaceSolveBelow = 16;
 template <typename Model>
 constexpr bool solve_in_joint_space =
     Model::nq != Eigen::Dynamic && Model::nq < kJointSpaceSolveBelow;
+/// Whether a workspace of Model needs the joint-space couplings (solve_k).
+template <typename Model>
+constexpr bool may_solve_in_joint_space =
+    Model::nq == Eigen::Dynamic || solve_in_joint_space<Model>;
 }  // namespace detail
 
 /// The workspace of rnea_derivatives and aba_derivatives: a Data<Model> (`data`: the kinematics,
@@ -94,7 +98,8 @@ struct DerivativesData {
   /// the right-hand sides when padded (else the solves run in the result matrices)
   std::conditional_t<solve_padded, std::array<SolveRows, 3>, detail::Unpadded> solve_y;
   /// the joint-space couplings K of aba_solve_joint_space (column i: S_j . U_i / D_i, j < i)
-  std::conditional_t<detail::solve_in_joint_space<Model>, Matrix, detail::Unpadded> solve_k;
+  /// (a ChainX's: n x n below kJointSpaceSolveBelow joints, else empty)
+  std::conditional_t<detail::may_solve_in_joint_space<Model>, Matrix, detail::Unpadded> solve_k;
 
  private:
   explicit DerivativesData(const Data<Model>&) { resize(); }
@@ -108,6 +113,8 @@ struct DerivativesData {
     for (auto* p : {&pair_s, &pair_ics, &pair_bts}) *p = PairRows::Zero(k, 6);
     if constexpr (detail::solve_in_joint_space<Model>) solve_k.setZero();
     if constexpr (Model::nq == Eigen::Dynamic) {
+      const Eigen::Index kn = k < detail::kJointSpaceSolveBelow ? k : 0;
+      solve_k = Matrix::Zero(kn, kn);
       for (auto* p : {&solve_p, &solve_a}) {
         for (SolveScratch& m : *p) m = SolveScratch::Zero(k, 6);
       }
