@@ -138,9 +138,10 @@ TEST_CASE("elastic_inverse_dynamics: the flatness torque drives a forward simula
   ElasticArm arm = robots::kuka_iiwa();
   const ElasticSines s = elastic_sines();
   IntegrationOptions<double> options;
-  options.rtol = options.atol = 1e-11;
+  // shorter and coarser in unoptimised builds: CI time under the sanitizers
+  options.rtol = options.atol = test::kUnoptimised ? 1e-10 : 1e-11;
   options.output_interval = 0.01;
-  const double t_end = 0.3;
+  const double t_end = test::kUnoptimised ? 0.05 : 0.3;
   {
     // D = 0: the motor torque is a function of t alone (open loop)
     const auto elastic = elastic_iiwa(arm, 1.0, 0.0);
@@ -228,7 +229,7 @@ TEST_CASE("simulate_elastic: K -> infinity converges to the rigid model with B a
   IntegrationOptions<double> options;
   options.rtol = options.atol = 1e-10;
   options.output_interval = 0.01;
-  const double t_end = 0.5;
+  const double t_end = test::kUnoptimised ? 0.05 : 0.5;  // CI time under the sanitizers
   const auto rr = simulate(rigid, q0, ElasticVec::Zero(), [&](double t, const ElasticVec&,
                                                               const ElasticVec&) { return tau_m(t); },
                            t_end, options);
@@ -250,8 +251,8 @@ TEST_CASE("simulate_elastic: K -> infinity converges to the rigid model with B a
     for (std::size_t i = 0; i < re.size(); ++i) {
       worst = std::max(worst, (re.q[i] - rr.q[i]).lpNorm<Eigen::Infinity>());
     }
-    std::printf("K x %6g: max |q_elastic - q_rigid| over 0.5 s = %.3e rad (%llu steps)", scale,
-                worst, static_cast<unsigned long long>(re.stats.steps));
+    std::printf("K x %6g: max |q_elastic - q_rigid| over %g s = %.3e rad (%llu steps)", scale,
+                t_end, worst, static_cast<unsigned long long>(re.stats.steps));
     if (previous > 0) std::printf(", rate log10(e_prev / e) = %.2f", std::log10(previous / worst));
     std::printf("\n");
     if (previous > 0) CHECK(std::log10(previous / worst) > 0.8);  // O(1/K)
@@ -265,7 +266,8 @@ TEST_CASE("elastic_energy: conserved without damping, dissipated by the spring d
   const ElasticArm arm = robots::kuka_iiwa();
   const ElasticSines s = elastic_sines();
   IntegrationOptions<double> options;
-  options.rtol = options.atol = 1e-11;
+  // shorter and coarser in unoptimised builds: CI time under the sanitizers
+  options.rtol = options.atol = test::kUnoptimised ? 1e-10 : 1e-11;
   options.output_interval = 0.01;
   for (const double d : {0.0, 5.0}) {
     // fine samples for the trapezoid rule over the springs' oscillations (the wrist's period
@@ -275,7 +277,8 @@ TEST_CASE("elastic_energy: conserved without damping, dissipated by the spring d
     ElasticData<ElasticArm> data(arm);
     const ElasticVec theta0 = s.d(0, 0) + ElasticVec::Constant(0.01);
     const auto r = simulate_elastic(arm, elastic, s.d(0, 0), s.d(1, 0), theta0,
-                                    ElasticVec::Zero(), ZeroMotorTorque{}, 0.3, options);
+                                    ElasticVec::Zero(), ZeroMotorTorque{},
+                                    test::kUnoptimised ? 0.05 : 0.3, options);
     const double e0 = elastic_energy(arm, elastic, data, r.q[0], r.qd[0], r.theta[0], r.thetad[0]);
     double worst = 0, previous = e0, rise = 0, dissipated = 0;
     for (std::size_t i = 1; i < r.size(); ++i) {
@@ -287,7 +290,7 @@ TEST_CASE("elastic_energy: conserved without damping, dissipated by the spring d
       const ElasticVec a = r.thetad[i - 1] - r.qd[i - 1], b = r.thetad[i] - r.qd[i];
       dissipated += 0.5 * (r.t[i] - r.t[i - 1]) * d * (a.squaredNorm() + b.squaredNorm());
     }
-    std::printf("elastic energy, D = %g: E0 = %.4f J, max |E - E0| = %.2e J, E(0.3 s) - E0 + "
+    std::printf("elastic energy, D = %g: E0 = %.4f J, max |E - E0| = %.2e J, E(t_end) - E0 + "
                 "dissipated = %.2e J\n", d, e0, worst, previous - e0 + dissipated);
     if (d == 0) {
       CHECK(worst < 1e-7 * std::abs(e0));
