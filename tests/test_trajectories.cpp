@@ -1,6 +1,8 @@
 // Trajectories: the seeds' cycloid, quintic polynomials, synchronized trapezoidal velocity
 // profiles. Checked against the seeds' MATLAB formulas, a direct solve of the quintic's
 // boundary conditions, central finite differences and the velocity/acceleration limits.
+#include "support/test_support.hpp"
+
 #include <chaindyn/simulation/trajectories.hpp>
 
 #include <Eigen/LU>
