@@ -6,8 +6,6 @@
 
 #include <chaindyn/batch.hpp>
 
-#include <Eigen/Eigenvalues>
-
 #include <catch2/catch.hpp>
 
 using namespace chaindyn;
@@ -35,12 +33,6 @@ struct Worst {
     }
   }
 };
-
-template <typename Matrix>
-double condition_number(const Matrix& m) {
-  const Eigen::SelfAdjointEigenSolver<Matrix> eig(m, Eigen::EigenvaluesOnly);
-  return eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
-}
 
 /// A random chain of type Model (joint dynamics on: Coulomb friction's sign is taken lane by
 /// lane); a ChainX is made from a random chain of type Source.
@@ -93,7 +85,7 @@ double batch_against_one_state(std::mt19937& gen, int threads) {
       rnea(model, data, qs, qds, qdds);
       worst.add("rnea", tau.col(s), data.tau);
       crba(model, data, qs);
-      const double cond = condition_number(data.M);
+      const double cond = test::condition_number(data.M);
       aba(model, data, qs, qds, taus);
       worst.add("aba", acc.col(s), data.qdd, cond);
       worst.add("crba", cols(ms, N), data.M);
@@ -122,7 +114,7 @@ double batch_against_one_state(std::mt19937& gen, int threads) {
       for (int s = 0; s < n; ++s) {
         const Vector qs = q.col(s), qds = qd.col(s), taus = tau.col(s);
         crba(model, data, qs);
-        const double cond = condition_number(data.M);
+        const double cond = test::condition_number(data.M);
         aba_derivatives(model, dd, qs, qds, taus);
         worst.add("aba_derivatives", d1.middleCols(s * N, N), dd.dqdd_dq, cond);
         worst.add("aba_derivatives", d2.middleCols(s * N, N), dd.dqdd_dqd, cond);

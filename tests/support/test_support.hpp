@@ -46,6 +46,12 @@ inline double relative_error(double a, double b) {
   return std::abs(a - b) / std::max(1.0, std::abs(b));
 }
 
+/// The eigenvalues of a symmetric matrix, ascending (Eigen::SelfAdjointEigenSolver), and its
+/// condition number max / min eigenvalue. Defined once, in instantiations/eigen_solvers.cpp:
+/// Eigen's solver costs ~7 s of g++ compile time per matrix type and translation unit.
+Eigen::VectorXd symmetric_eigenvalues(const Eigen::MatrixXd& m);
+double condition_number(const Eigen::MatrixXd& m);
+
 inline double uniform(std::mt19937& gen, double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(gen);
 }
