@@ -47,7 +47,7 @@ inline double relative_error(double a, double b) {
 }
 
 /// The eigenvalues of a symmetric matrix, ascending (Eigen::SelfAdjointEigenSolver), and its
-/// condition number max / min eigenvalue. Defined once, in instantiations/eigen_solvers.cpp:
+/// condition number max / min eigenvalue. Defined once, in support/eigen_solvers.cpp:
 /// Eigen's solver costs ~7 s of g++ compile time per matrix type and translation unit.
 Eigen::VectorXd symmetric_eigenvalues(const Eigen::MatrixXd& m);
 double condition_number(const Eigen::MatrixXd& m);
