@@ -35,7 +35,10 @@ struct StribeckFit {
 namespace detail {
 
 /// The linear least-squares fit of (Fc, Fs, Fv) for a fixed vs: its residual norm squared.
-inline double stribeck_linear_fit(const std::vector<double>& v, const std::vector<double>& tau,
+/// (The fits of this header are templates only so that a translation unit that includes the
+/// header without calling them does not compile their QR solves.)
+template <typename = void>
+double stribeck_linear_fit(const std::vector<double>& v, const std::vector<double>& tau,
                                   double vs, double delta, Eigen::Vector3d& theta) {
   const auto m = Eigen::Index(v.size());
   Eigen::MatrixXd a(m, 3);
@@ -63,8 +66,9 @@ inline double stribeck_linear_fit(const std::vector<double>& v, const std::vecto
 /// both directions may be mixed), with the shape exponent delta given (2 by default). Returns
 /// Fc, Fs, Fv, vs (vs searched between the smallest and the largest |v|). Throws ArgumentError
 /// for fewer than 4 samples, sizes that differ, a zero or non-finite velocity or torque.
-inline StribeckFit identify_stribeck(const std::vector<double>& v, const std::vector<double>& tau,
-                                     double delta = 2) {
+template <typename = void>
+StribeckFit identify_stribeck(const std::vector<double>& v, const std::vector<double>& tau,
+                              double delta = 2) {
   const char* f = "identify_stribeck";
   if (v.size() != tau.size() || v.size() < 4) {
     detail::throw_error<ArgumentError>(f, ": needs at least 4 (velocity, torque) pairs of equal "
@@ -130,9 +134,10 @@ struct LuGrePreslidingFit {
 /// x[k] and velocities v[k] of a pre-sliding motion (amplitudes well below Fs / sigma0; the
 /// relative bias of the fit is of the order of sigma0 |x - x0| / Fc). Throws ArgumentError for
 /// fewer than 3 samples or sizes that differ.
-inline LuGrePreslidingFit identify_lugre_presliding(const std::vector<double>& x,
-                                                    const std::vector<double>& v,
-                                                    const std::vector<double>& friction) {
+template <typename = void>
+LuGrePreslidingFit identify_lugre_presliding(const std::vector<double>& x,
+                                             const std::vector<double>& v,
+                                             const std::vector<double>& friction) {
   if (x.size() != v.size() || x.size() != friction.size() || x.size() < 3) {
     detail::throw_error<ArgumentError>("identify_lugre_presliding: needs at least 3 samples of "
                                        "x, v and F of equal count; given ", x.size(), ", ",
