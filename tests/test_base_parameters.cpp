@@ -22,20 +22,6 @@
 
 using namespace chaindyn;
 
-namespace {
-
-/// Eigen's eigenvalues of a symmetric matrix, ascending. The reference computations of this
-/// source run in dynamic size: one SelfAdjointEigenSolver and one HouseholderQR compiled for
-/// every size (CI's compile time), not one per fixed size; this one is
-/// excitation_condition_number's own.
-Eigen::VectorXd bp_eigenvalues_of(const Eigen::MatrixXd& a) {
-  return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(a.selfadjointView<Eigen::Lower>(),
-                                                        Eigen::EigenvaluesOnly)
-      .eigenvalues();
-}
-
-}  // namespace
-
 TEST_CASE("base parameters of the planar two-link arm are the six of the textbook, eleven with "
           "joint dynamics",
           "[identification][base]") {
@@ -121,7 +107,7 @@ TEST_CASE("pseudo-inertia: the sum over point masses, its inverse, physical cons
   bad << 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.2, 0.0, 0.2;
   CHECK(pseudo_inertia_margin(bad) < 0.0);
   const Eigen::Matrix4d projected = project_eigenvalues_above(pseudo_inertia(bad), 1e-3);
-  const Eigen::VectorXd ev = bp_eigenvalues_of(projected);
+  const Eigen::VectorXd ev = test::symmetric_eigenvalues(projected);
   CHECK(ev.minCoeff() >= 1e-3 * (1.0 - 1e-12));
   CHECK(pseudo_inertia_margin(parameters_from_pseudo_inertia(projected)) > 0.0);
   const Eigen::Matrix4d good = pseudo_inertia((BodyParameters() << 2, 0.1, 0, 0, 0.3, 0, 0, 0.3, 0, 0.3).finished());
@@ -138,7 +124,7 @@ void check_symmetric_eigen_case(const Eigen::MatrixXd& a, const Eigen::VectorXd&
   const double scale = std::max(a.norm(), 1e-300);
   const Eigen::Index n = a.rows();
   INFO("a =\n" << a);
-  CHECK((values - bp_eigenvalues_of(a)).cwiseAbs().maxCoeff() <= 1e-14 * scale);
+  CHECK((values - test::symmetric_eigenvalues(a)).cwiseAbs().maxCoeff() <= 1e-14 * scale);
   CHECK(std::is_sorted(values.data(), values.data() + n));
   CHECK((vectors.transpose() * vectors - Eigen::MatrixXd::Identity(n, n)).cwiseAbs().maxCoeff() <= 2e-14);
   CHECK((vectors * values.asDiagonal() * vectors.transpose() - a).cwiseAbs().maxCoeff() <= 2e-14 * scale);
@@ -315,7 +301,7 @@ TEST_CASE("whole-robot identification of the iiwa with friction and armature: no
   const auto check_physical = [](const Arm& model) {
     for (std::size_t i = 0; i < 7; ++i) {
       const Link<double>& l = model.link(i);
-      const Eigen::VectorXd moments = bp_eigenvalues_of(l.inertia);
+      const Eigen::VectorXd moments = test::symmetric_eigenvalues(l.inertia);
       CHECK(l.mass > 0.0);
       CHECK(moments.minCoeff() > 0.0);
       CHECK(moments[0] + moments[1] > moments[2]);

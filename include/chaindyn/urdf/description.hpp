@@ -496,6 +496,59 @@ void check_chain_inertia(const Document& d, const JointRecord& jr, std::size_t c
   }
 }
 
+/// Joint `jr` of a chain or a tree (URDF `<joint>` from link `parent` to link `child`) as a
+/// ChainJoint: the child link placed in the frame of the body its parent is welded to, the axis
+/// normalized, the welded links' inertias merged and checked by the policy (`where`: "on the
+/// chain", "in the tree"), the link validated, a `<mimic>` reported (`model`: "chain", "tree").
+template <typename Out>
+ChainJoint moved_link(const Document& d, const Bodies& b, const JointRecord& jr,
+                      std::size_t child, std::size_t parent, InertiaPolicy policy, Out& out,
+                      const char* where, const char* model) {
+  if (!(jr.axis.norm() > 1e-12)) {
+    fail(Place{joint_place(jr).element, jr.axis_line > 0 ? jr.axis_line : jr.line},
+         "<axis xyz> is zero");
+  }
+  ChainJoint cj;
+  cj.type = jr.type;
+  cj.kind = jr.type == JointType::prismatic ? JointKind::prismatic : JointKind::revolute;
+  cj.line = jr.line;
+  cj.link_line = d.links[child].line;
+  Link<double>& l = cj.link;
+  l.name = d.links[child].name;
+  l.joint_name = jr.name;
+  l.placement = b.pose[parent] * jr.origin;
+  // scaled by its largest entry before normalizing: (1e300, 1e300, 0) must not overflow to 0
+  const double largest_entry = jr.axis.cwiseAbs().maxCoeff();
+  l.axis = largest_entry > 0.0 ? Eigen::Vector3d((jr.axis / largest_entry).normalized())
+                               : jr.axis;
+  const std::vector<std::size_t> parts = body_parts(d, b, child);
+  merge_inertia(d, b, child, parts, l);
+  check_chain_inertia(d, jr, child, parts, policy, l, out, where);
+  l.dynamics = jr.dynamics;
+  l.limits = jr.limits;
+  try {
+    // the inertia's physics are checked above, by the policy
+    chaindyn::detail::validate_link(l, quoted("link", l.name) + " (line " +
+                                           std::to_string(cj.link_line) +
+                                           ", with the links fixed to it)",
+                                    false);
+  } catch (const ModelError& e) {
+    fail(joint_place(jr), model_error_text(e));
+  }
+  if (jr.mimic_line > 0) {
+    out.report.diagnostics.push_back(Diagnostic{
+        Diagnostic::Severity::warning, Diagnostic::Kind::mimic, jr.mimic_line,
+        quoted("joint", jr.name),
+        "<mimic joint='" + jr.mimic_joint + "'" +
+            (jr.mimic_multiplier.empty() ? "" : " multiplier='" + jr.mimic_multiplier + "'") +
+            (jr.mimic_offset.empty() ? "" : " offset='" + jr.mimic_offset + "'") +
+            "> is not modelled: the " + std::string(model) +
+            " has it as an independent joint (its own q, qd, qdd "
+            "and torque); impose q = multiplier q_mimicked + offset yourself"});
+  }
+  return cj;
+}
+
 /// Reports what the chain does not use: the root link's inertia and that of the links fixed to
 /// it, the moving joints off the path with their subtrees, and non-physical inertias there.
 inline void report_off_chain(const Document& d, const Tree& t, const Bodies& b,
@@ -590,47 +643,9 @@ inline Description describe(const Document& d, const LoadOptions& options) {
     const JointRecord& jr = d.joints[j];
     const std::size_t child = t.child_index[j];
     const std::size_t parent = t.parent_index[j];
-    if (!(jr.axis.norm() > 1e-12)) {
-      fail(Place{joint_place(jr).element, jr.axis_line > 0 ? jr.axis_line : jr.line},
-           "<axis xyz> is zero");
-    }
-    ChainJoint cj;
-    cj.type = jr.type;
-    cj.kind = jr.type == JointType::prismatic ? JointKind::prismatic : JointKind::revolute;
-    cj.line = jr.line;
-    cj.link_line = d.links[child].line;
-    Link<double>& l = cj.link;
-    l.name = d.links[child].name;
-    l.joint_name = jr.name;
-    l.placement = b.pose[parent] * jr.origin;
-    // scaled by its largest entry before normalizing: (1e300, 1e300, 0) must not overflow to 0
-    const double largest_entry = jr.axis.cwiseAbs().maxCoeff();
-    l.axis = largest_entry > 0.0 ? Eigen::Vector3d((jr.axis / largest_entry).normalized())
-                                 : jr.axis;
-    const std::vector<std::size_t> parts = body_parts(d, b, child);
-    merge_inertia(d, b, child, parts, l);
-    check_chain_inertia(d, jr, child, parts, options.inertia, l, out);
-    l.dynamics = jr.dynamics;
-    l.limits = jr.limits;
-    try {
-      // the inertia's physics are checked above, by the policy
-      chaindyn::detail::validate_link(l, quoted("link", l.name) + " (line " +
-                                             std::to_string(cj.link_line) +
-                                             ", with the links fixed to it)",
-                                      false);
-    } catch (const ModelError& e) {
-      fail(joint_place(jr), model_error_text(e));
-    }
-    if (jr.mimic_line > 0) {
-      out.report.diagnostics.push_back(Diagnostic{
-          Diagnostic::Severity::warning, Diagnostic::Kind::mimic, jr.mimic_line,
-          quoted("joint", jr.name),
-          "<mimic joint='" + jr.mimic_joint + "'" +
-              (jr.mimic_multiplier.empty() ? "" : " multiplier='" + jr.mimic_multiplier + "'") +
-              (jr.mimic_offset.empty() ? "" : " offset='" + jr.mimic_offset + "'") +
-              "> is not modelled: the chain has it as an independent joint (its own q, qd, qdd "
-              "and torque); impose q = multiplier q_mimicked + offset yourself"});
-    }
+    ChainJoint cj = moved_link(d, b, jr, child, parent, options.inertia, out, "on the chain",
+                               "chain");
+    const Link<double>& l = cj.link;
     any_mass = any_mass || l.mass != 0.0 || l.inertia.cwiseAbs().maxCoeff() != 0.0;
     out.joints.push_back(std::move(cj));
   }

@@ -233,44 +233,8 @@ inline TreeDescription describe_tree(const Document& d, const TreeLoadOptions& o
     const JointRecord& jr = d.joints[joint_of[i]];
     const std::size_t child = t.child_index[joint_of[i]];
     const std::size_t parent = t.parent_index[joint_of[i]];
-    if (!(jr.axis.norm() > 1e-12)) {
-      fail(Place{joint_place(jr).element, jr.axis_line > 0 ? jr.axis_line : jr.line},
-           "<axis xyz> is zero");
-    }
-    ChainJoint cj;
-    cj.type = jr.type;
-    cj.kind = jr.type == JointType::prismatic ? JointKind::prismatic : JointKind::revolute;
-    cj.line = jr.line;
-    cj.link_line = d.links[child].line;
-    Link<double>& l = cj.link;
-    l.name = d.links[child].name;
-    l.joint_name = jr.name;
-    l.placement = b.pose[parent] * jr.origin;
-    const double largest_entry = jr.axis.cwiseAbs().maxCoeff();
-    l.axis = Eigen::Vector3d((jr.axis / largest_entry).normalized());
-    const std::vector<std::size_t> parts = body_parts(d, b, child);
-    merge_inertia(d, b, child, parts, l);
-    check_chain_inertia(d, jr, child, parts, options.inertia, l, out, "in the tree");
-    l.dynamics = jr.dynamics;
-    l.limits = jr.limits;
-    try {
-      chaindyn::detail::validate_link(l, quoted("link", l.name) + " (line " +
-                                             std::to_string(cj.link_line) +
-                                             ", with the links fixed to it)",
-                                      false);
-    } catch (const ModelError& e) {
-      fail(joint_place(jr), model_error_text(e));
-    }
-    if (jr.mimic_line > 0) {
-      out.report.diagnostics.push_back(Diagnostic{
-          Diagnostic::Severity::warning, Diagnostic::Kind::mimic, jr.mimic_line,
-          quoted("joint", jr.name),
-          "<mimic joint='" + jr.mimic_joint + "'" +
-              (jr.mimic_multiplier.empty() ? "" : " multiplier='" + jr.mimic_multiplier + "'") +
-              (jr.mimic_offset.empty() ? "" : " offset='" + jr.mimic_offset + "'") +
-              "> is not modelled: the tree has it as an independent joint (its own q, qd, qdd "
-              "and torque); impose q = multiplier q_mimicked + offset yourself"});
-    }
+    ChainJoint cj =
+        moved_link(d, b, jr, child, parent, options.inertia, out, "in the tree", "tree");
     const std::size_t body = b.body[parent];
     out.parents.push_back(body == t.root ? no_parent : index[body]);
     out.joints.push_back(std::move(cj));
