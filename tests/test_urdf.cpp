@@ -1611,3 +1611,156 @@ TEST_CASE("urdf::load_tree<Tree<...>>: a compile-time tree of the file's parents
       [] { urdf::parse_tree<Tree<double, Parents<-1, 0, 0>, RevoluteZ, PrismaticZ, RevoluteZ>>(tree_arms); },
       7, {"joint 'left_joint'", "a revolute joint given for joint 1"});
 }
+
+namespace {
+
+// A body on a free-flying base (world -floating-> body, a plate fixed 0.5 m above it), one arm
+// on the body and one on the plate.
+const char* const floating_arms = R"(<robot name="floating_arms">
+  <link name="world"><inertial><mass value="7"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="free" type="floating"><parent link="world"/><child link="body"/><origin xyz="0 0 1"/></joint>
+  <link name="body"><inertial><mass value="4"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.3"/></inertial></link>
+  <link name="plate"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <joint name="plate_joint" type="fixed"><parent link="body"/><child link="plate"/><origin xyz="0 0 0.5"/></joint>
+  <link name="left"><inertial><origin xyz="0.1 0 0"/><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"/></inertial></link>
+  <link name="right"><inertial><origin xyz="0 0.1 0"/><mass value="2"/><inertia ixx="0.02" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.02"/></inertial></link>
+  <joint name="left_joint" type="revolute"><parent link="body"/><child link="left"/>
+    <origin xyz="0 0.2 0"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="right_joint" type="continuous"><parent link="plate"/><child link="right"/>
+    <origin xyz="0 -0.2 0" rpy="0.3 0 0"/><axis xyz="1 0 0"/></joint>
+</robot>)";
+
+/// floating_arms with its first `skip` lines after <robot> (the world and the floating joint)
+/// left out: the same robot with `body` as the root link.
+std::string without_lines(const std::string& xml, int from, int count) {
+  std::istringstream in(xml);
+  std::string line, out;
+  for (int k = 1; std::getline(in, line); ++k) {
+    if (k < from || k >= from + count) out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("urdf::load_floating: a floating joint at the root, or the root link made the base; "
+          "the base body merges the links fixed to it",
+          "[urdf][floating]") {
+  using Robot = FloatingBase<TreeX<double>>;
+  urdf::Report report;
+  const Robot robot = urdf::parse_floating(floating_arms, {}, &report);
+  const urdf::FloatingDescription d = urdf::describe_floating(floating_arms);
+  CHECK(d.base_link == "body");
+  CHECK(d.base_joint == "free");
+  CHECK(d.tree.root_link == "body");
+  REQUIRE(robot.joint_count() == 2);
+  CHECK(robot.tree().joint_index("right_joint") == 0);  // depth-first: the plate comes first
+  CHECK(robot.tree().joint_index("left_joint") == 1);
+  CHECK(robot.tree().frame("plate").on_base());
+  // the base body by hand: 4 kg at the origin + 1 kg at z = 0.5 -> 5 kg at z = 0.1; about that
+  // centre, the parallel-axis terms m d^2 on x and y: 4 (0.1)^2 and 1 (0.4)^2
+  const Eigen::Vector3d com(0.0, 0.0, 0.1);
+  const Eigen::Matrix3d inertia =
+      Eigen::Vector3d(0.1 + 0.04 + 0.01 + 0.16, 0.2 + 0.04 + 0.01 + 0.16, 0.3 + 0.01).asDiagonal();
+  CHECK(d.base_body.mass == 5.0);
+  CHECK((d.base_body.com - com).norm() < 1e-15);
+  CHECK((d.base_body.inertia - inertia).norm() < 1e-15);
+  // the world's inertia and the floating joint's origin are reported, not used
+  expect_finding(report, Kind::floating_base, note, "link 'world'", 2,
+                 {"is the world", "7 kg", "not part of the model"});
+  expect_finding(report, Kind::floating_base, note, "joint 'free'", 3,
+                 {"<origin> is not used", "pose of link 'body' in the world frame"});
+
+  // the same robot by hand: the base body above, the tree of the file rooted at `body`
+  Link<double> body;
+  body.name = "body";
+  body.mass = 5.0;
+  body.com = com;
+  body.inertia = inertia;
+  const std::string rooted = without_lines(floating_arms, 2, 2);
+  const Robot by_hand(body, urdf::parse_tree(rooted));
+  std::mt19937 gen(test::kSeed + 2101);
+  std::normal_distribution<double> normal;
+  for (int trial = 0; trial < 3; ++trial) {
+    const Robot::ConfigVector q = random_configuration(robot, gen);
+    Robot::TangentVector v(8), a(8);
+    for (int k = 0; k < 8; ++k) v[k] = normal(gen), a[k] = normal(gen);
+    CHECK(relative_error(crba(robot, q), crba(by_hand, q)) < 1e-15);
+    CHECK(relative_error(rnea(robot, q, v, a), rnea(by_hand, q, v, a)) < 1e-15);
+  }
+
+  // a file without a floating joint: its root link is the base (Baxter: 'base' and the links
+  // fixed to it); every mass of the file is on the base body or on a link of the tree
+  const std::string baxter = data_dir + "/baxter.urdf";
+  const Robot floating_baxter = urdf::load_floating(baxter);
+  const urdf::FloatingDescription bd = urdf::describe_floating(
+      urdf::detail::read_file(baxter));
+  CHECK(bd.base_link == "base");
+  CHECK(bd.base_joint.empty());
+  const TreeX<double> fixed_baxter = urdf::load_tree(baxter);
+  REQUIRE(floating_baxter.joint_count() == fixed_baxter.joint_count());
+  double file_mass = 0.0, model_mass = bd.base_body.mass;
+  for (const urdf::LinkRecord& r : urdf::detail::read_document(urdf::detail::read_file(baxter)).links) {
+    file_mass += r.mass;
+  }
+  for (std::size_t i = 0; i < floating_baxter.joint_count(); ++i) {
+    model_mass += floating_baxter.tree().link(i).mass;
+  }
+  CHECK(std::abs(model_mass - file_mass) < 1e-12 * file_mass);
+  // held still, the base is the fixed-base tree: the joint torques are load_tree's
+  const Eigen::VectorXd qj = Eigen::VectorXd::LinSpaced(fixed_baxter.joint_count(), -0.8, 0.9);
+  Robot::ConfigVector q = floating_baxter.neutral();
+  q.tail(qj.size()) = qj;
+  Robot::TangentVector v = Robot::TangentVector::Zero(floating_baxter.nv_size());
+  Robot::TangentVector a = v;
+  v.tail(qj.size()) = 0.5 * qj;
+  a.tail(qj.size()) = -qj;
+  const Eigen::VectorXd tau = rnea(floating_baxter, q, v, a);
+  const Eigen::VectorXd tau_fixed =
+      rnea(fixed_baxter, qj, Eigen::VectorXd(0.5 * qj), Eigen::VectorXd(-qj));
+  CHECK(relative_error(Eigen::VectorXd(tau.tail(qj.size())), tau_fixed) < 1e-13);
+}
+
+TEST_CASE("urdf::load_floating: bad bases are refused by name; load_tree points a floating "
+          "file to it",
+          "[urdf][floating]") {
+  const std::string xml = floating_arms;
+  const auto replaced = [](std::string text, const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+  };
+  // the root link holds another joint besides the floating one (line 3)
+  const std::string two = replaced(
+      xml, "<joint name=\"free\"",
+      "<link name=\"pole\"/><joint name=\"pole_joint\" type=\"fixed\"><parent link=\"world\"/>"
+      "<child link=\"pole\"/></joint>\n  <joint name=\"free\"");
+  expect_parse_error([&] { urdf::parse_floating(two); }, 3,
+                     {"joint 'pole_joint'", "holds the floating joint 'free' and this joint too"});
+  // a base without mass: neither the body nor the plate fixed to it has an <inertial>
+  std::string massless = without_lines(without_lines(xml, 5, 1), 4, 1);
+  massless = replaced(massless, "<joint name=\"plate_joint\"",
+                      "<link name=\"body\"/><link name=\"plate\"/>\n  <joint name=\"plate_joint\"");
+  expect_parse_error([&] { urdf::parse_floating(massless); }, -1,
+                     {"link 'body'", "the base link has no <inertial>"});
+  // a base body whose inertia is not physical, refused unless the policy says otherwise
+  const std::string bad = replaced(xml, "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.2\"",
+                                   "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.9\"");
+  expect_parse_error([&] { urdf::parse_floating(bad); }, 4,
+                     {"link 'body'", "the floating base body", "triangle"});
+  urdf::TreeLoadOptions repair;
+  repair.inertia = urdf::InertiaPolicy::repair;
+  urdf::Report report;
+  const FloatingBase<TreeX<double>> repaired = urdf::parse_floating(bad, repair, &report);
+  expect_finding(report, Kind::inertia_repaired, warning, "link 'body'", 4,
+                 {"the floating base body", "repaired"});
+  CHECK(repaired.joint_count() == 2);
+  // a planar joint at the root
+  expect_parse_error(
+      [&] { urdf::parse_floating(replaced(xml, "type=\"floating\"", "type=\"planar\"")); }, 3,
+      {"joint 'free'", "planar base is not supported"});
+  // the fixed-base tree loader refuses the file and names load_floating
+  expect_parse_error([&] { urdf::parse_tree(xml); }, 1,
+                     {"has no revolute, continuous or prismatic joint", "joint 'free' is floating",
+                      "urdf::load_floating"});
+}

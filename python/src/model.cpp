@@ -37,6 +37,7 @@ const char* diagnostic_kind_name(urdf::Diagnostic::Kind k) {
     case K::kinematics_only: return "kinematics_only";
     case K::mimic: return "mimic";
     case K::massless_joint: return "massless_joint";
+    case K::floating_base: return "floating_base";
   }
   return "?";
 }

@@ -6,9 +6,8 @@
 /// ones (urdf::parse_any, urdf::load_any), whose ChainX then runs rnea, aba (when it has
 /// dynamics), the Jacobian and every named frame's pose: each result is finite unless the
 /// file's numbers are extreme, or the call throws a chaindyn error; and the whole-tree entry
-/// points (urdf::parse_tree under each MasslessPolicy, describe_tree, make_tree_links). Built
-/// two ways
-/// (tests/fuzz/fuzz.cmake):
+/// points (urdf::parse_tree under each MasslessPolicy, describe_tree, make_tree_links,
+/// parse_floating). Built two ways (tests/fuzz/fuzz.cmake):
 ///   - with clang's -fsanitize=fuzzer (the `fuzz` stage of scripts/test runs it for a bounded
 ///     time over tests/fuzz/corpus + tests/data/urdf);
 ///   - with any compiler and CHAINDYN_FUZZ_STANDALONE: a main() that runs every file given on
@@ -222,6 +221,19 @@ void try_tree(std::string_view xml) {
     sink = double(urdf::make_tree_links(d, runtime, turns).size()) +
            double(urdf::tree_type_name(d).size());
   } catch (const urdf::ParseError&) {
+  }
+  // the same file on a free-flying base
+  for (const auto inertia : {urdf::InertiaPolicy::strict, urdf::InertiaPolicy::repair}) {
+    urdf::TreeLoadOptions options;
+    options.inertia = inertia;
+    options.massless = urdf::MasslessPolicy::armature;
+    urdf::Report report;
+    try {
+      const FloatingBase<TreeX<double>> robot = urdf::parse_floating(xml, options, &report);
+      sink = double(robot.joint_count()) + robot.base_inertia().mass +
+             double(urdf::to_string(report).size());
+    } catch (const urdf::ParseError&) {
+    }
   }
 }
 

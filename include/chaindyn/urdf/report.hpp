@@ -78,6 +78,7 @@ struct Diagnostic {
     kinematics_only,    ///< no mass on the chain: loaded for kinematics (has_dynamics() false)
     mimic,              ///< a <mimic> joint on the chain: loaded as an independent joint
     massless_joint,     ///< a tree's joint that moves no mass (urdf::MasslessPolicy says what was done)
+    floating_base,      ///< how urdf::load_floating made the floating base (its joint, the world link)
   };
   Severity severity = Severity::note;
   Kind kind = Kind::off_chain;

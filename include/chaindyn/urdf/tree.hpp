@@ -17,6 +17,7 @@
 ///   it, with the policy TreeLoadOptions::massless: kinematics (default), armature or refuse.
 #pragma once
 
+#include "chaindyn/model/floating_base.hpp"
 #include "chaindyn/model/tree.hpp"
 #include "chaindyn/urdf/build.hpp"
 #include "chaindyn/urdf/description.hpp"
@@ -118,7 +119,8 @@ namespace detail {
 /// and each floating or planar joint left out with its subtree (non-physical inertias there
 /// as warnings).
 inline void report_off_tree(const Document& d, const Tree& t, const Bodies& b,
-                            const std::vector<std::size_t>& dropped_by, TreeDescription& out) {
+                            const std::vector<std::size_t>& dropped_by, bool floating,
+                            TreeDescription& out) {
   std::vector<std::size_t> roots;  // the joints left out, breadth-first
   for (const std::size_t l : b.order) {
     if (l == t.root) continue;
@@ -148,6 +150,7 @@ inline void report_off_tree(const Document& d, const Tree& t, const Bodies& b,
     if (!has_mass(r)) continue;
     const std::string rule = own_problem(r);
     if (dropped_by[l] == npos && b.body[l] == t.root) {
+      if (floating) continue;  // the floating base body's inertia (describe_floating)
       const std::string what =
           l == t.root ? std::string("the root link is the base, fixed to the world")
                       : "fixed to the root link '" + d.links[t.root].name +
@@ -190,14 +193,16 @@ inline std::vector<std::size_t> singular_joints(const TreeDescription& out) {
   return found;
 }
 
-inline TreeDescription describe_tree(const Document& d, const TreeLoadOptions& options) {
+/// The tree of the links below t.root (the file's root link, or the base link of a floating
+/// base: `floating`, whose body's inertia is then not reported as left out).
+inline TreeDescription describe_tree(const Document& d, const TreeLoadOptions& options,
+                                     const Tree& t, bool floating) {
   const Place robot{quoted("robot", d.robot_name), d.robot_line};
   if (options.massless == MasslessPolicy::armature &&
       !(options.armature > 0.0 && std::isfinite(options.armature))) {
     fail(robot, "TreeLoadOptions::armature is ", options.armature,
          ": MasslessPolicy::armature needs a finite armature > 0");
   }
-  const Tree t = check_tree(d);
   const Bodies b = weld_fixed_joints(d, t);
   TreeDescription out;
   out.robot_name = d.robot_name;
@@ -240,8 +245,15 @@ inline TreeDescription describe_tree(const Document& d, const TreeLoadOptions& o
     out.joints.push_back(std::move(cj));
   }
   if (out.joints.empty()) {
+    const std::vector<std::size_t>& first = t.child_joints[t.root];
+    const bool floating_root = !floating && first.size() == 1 &&
+                               d.joints[first.front()].type == JointType::floating;
     fail(robot, "the tree from link '", out.root_link, "' has no revolute, continuous or "
-         "prismatic joint");
+         "prismatic joint",
+         floating_root ? " (its joint '" + d.joints[first.front()].name +
+                             "' is floating: urdf::load_floating loads the robot on a "
+                             "free-flying base)"
+                       : std::string());
   }
 
   out.massless = singular_joints(out);
@@ -283,7 +295,7 @@ inline TreeDescription describe_tree(const Document& d, const TreeLoadOptions& o
     }
   }
 
-  report_off_tree(d, t, b, dropped_by, out);
+  report_off_tree(d, t, b, dropped_by, floating, out);
   std::stable_sort(out.report.diagnostics.begin(), out.report.diagnostics.end(),
                    [](const Diagnostic& x, const Diagnostic& y) { return x.line < y.line; });
 
@@ -308,7 +320,8 @@ inline TreeDescription describe_tree(const Document& d, const TreeLoadOptions& o
 /// `options.inertia` says), the joints that move no mass (`options.massless`), the named
 /// frames, and the report. Throws ParseError.
 inline TreeDescription describe_tree(std::string_view xml, const TreeLoadOptions& options = {}) {
-  return detail::describe_tree(detail::read_document(xml), options);
+  const Document d = detail::read_document(xml);
+  return detail::describe_tree(d, options, detail::check_tree(d), false);
 }
 
 /// describe_tree of the file at `path`; errors and the report name the file.
@@ -483,6 +496,177 @@ TreeType load_tree(const std::string& path, const TreeLoadOptions& options = {},
     TreeType tree = parse_tree<TreeType>(text, options, report);
     if (report) report->file = path;
     return tree;
+  } catch (const ParseError& e) {
+    detail::rethrow_in_file(e, path);
+  }
+}
+
+/// A URDF on a free-flying base (describe_floating): the base body and the tree it carries.
+struct FloatingDescription {
+  /// The link that is the base body (with the links fixed to it).
+  std::string base_link;
+  int base_line = 0;
+  /// The file's `<joint type="floating">` from the root link to the base link; empty when the
+  /// file has none and its root link was made the base.
+  std::string base_joint;
+  /// The base body: the merged mass, centre of mass and inertia (about the centre of mass) of
+  /// the base link and the links fixed to it, in the base link's frame; `name` is base_link.
+  Link<double> base_body;
+  /// The tree on the base: every moving joint below the base link (tree.root_link is the base
+  /// link), its frames (those welded to the base body on LinkFrame::base) and the report of
+  /// the whole file.
+  TreeDescription tree;
+};
+
+namespace detail {
+
+inline FloatingDescription describe_floating(const Document& d, const TreeLoadOptions& options) {
+  Tree t = check_tree(d);
+  FloatingDescription out;
+  std::vector<Diagnostic> notes;
+  const LinkRecord& root = d.links[t.root];
+  const std::vector<std::size_t>& first = t.child_joints[t.root];
+  std::size_t floating_joint = npos;
+  for (const std::size_t j : first) {
+    if (d.joints[j].type == JointType::floating) floating_joint = j;
+    if (d.joints[j].type == JointType::planar) {
+      fail(joint_place(d.joints[j]), "a planar joint at the root: a planar base is not "
+           "supported by load_floating, which gives the robot a free-flying base");
+    }
+  }
+  if (floating_joint != npos) {
+    const JointRecord& jr = d.joints[floating_joint];
+    if (first.size() > 1) {
+      const std::size_t other = first.front() == floating_joint ? first[1] : first.front();
+      fail(joint_place(d.joints[other]), "link '", root.name, "' holds the floating joint '",
+           jr.name, "' and this joint too: the root link of a floating base's file must hold "
+           "the floating joint alone (everything else hangs on the base link '", jr.child, "')");
+    }
+    t.root = t.child_index[floating_joint];
+    out.base_joint = jr.name;
+    if (jr.origin.rotation != Eigen::Matrix3d::Identity() || !jr.origin.translation.isZero(0.0)) {
+      notes.push_back(Diagnostic{
+          Diagnostic::Severity::note, Diagnostic::Kind::floating_base, jr.line,
+          quoted("joint", jr.name),
+          "<origin> is not used: the base configuration is the pose of link '" + jr.child +
+              "' in the world frame"});
+    }
+    if (has_mass(root)) {
+      notes.push_back(Diagnostic{
+          Diagnostic::Severity::note, Diagnostic::Kind::floating_base, root.line,
+          quoted("link", root.name),
+          "the root link, parent of the floating joint '" + jr.name +
+              "', is the world: its inertia (" + number_text(root.mass) +
+              " kg) is not part of the model"});
+    }
+  }
+  out.tree = describe_tree(d, options, t, true);
+  for (Diagnostic& n : notes) out.tree.report.diagnostics.push_back(std::move(n));
+  std::stable_sort(out.tree.report.diagnostics.begin(), out.tree.report.diagnostics.end(),
+                   [](const Diagnostic& x, const Diagnostic& y) { return x.line < y.line; });
+
+  const std::size_t base = t.root;
+  const LinkRecord& own = d.links[base];
+  out.base_link = own.name;
+  out.base_line = own.line;
+  const Bodies b = weld_fixed_joints(d, t);
+  const std::vector<std::size_t> parts = body_parts(d, b, base);
+  const Place place{quoted("link", own.name), own.line};
+  if (parts.empty()) {
+    fail(place, "the base link has no <inertial>, nor has any link fixed to it: a floating "
+         "base body needs a positive mass and inertia");
+  }
+  Link<double>& body = out.base_body;
+  body.name = own.name;
+  merge_inertia(d, b, base, parts, body);
+  const std::string what = "the floating base body (this link with the links fixed to it: " +
+                           number_text(body.mass) + " kg)";
+  if (!(body.mass > 0.0)) {
+    fail(place, what, ": a free body needs a positive mass and a positive-definite inertia");
+  }
+  const std::string problem = chaindyn::detail::inertia_problem(body.inertia);
+  if (!problem.empty()) {
+    switch (options.inertia) {
+      case InertiaPolicy::strict:
+        fail(place, what, ": ", problem, ": correct the file, or load with "
+             "TreeLoadOptions::inertia = InertiaPolicy::repair or InertiaPolicy::accept");
+      case InertiaPolicy::repair: {
+        const double shift = repair_shift(body.inertia);
+        body.inertia += shift * Eigen::Matrix3d::Identity();
+        out.tree.report.diagnostics.push_back(Diagnostic{
+            Diagnostic::Severity::warning, Diagnostic::Kind::inertia_repaired, own.line,
+            quoted("link", own.name),
+            what + ": " + problem + "; repaired (InertiaPolicy::repair): s = " +
+                number_text(shift) + " kg m^2 added to the diagonal"});
+        break;
+      }
+      case InertiaPolicy::accept:
+        out.tree.report.diagnostics.push_back(Diagnostic{
+            Diagnostic::Severity::warning, Diagnostic::Kind::inertia_accepted, own.line,
+            quoted("link", own.name),
+            what + ": " + problem + "; kept as written (InertiaPolicy::accept)"});
+        break;
+    }
+  }
+  if (body.inertia.llt().info() != Eigen::Success) {
+    fail(place, what, ": its inertia ", chaindyn::detail::format_matrix(body.inertia),
+         " is not positive definite: a free body needs a positive-definite inertia");
+  }
+  return out;
+}
+
+}  // namespace detail
+
+/// Reads a URDF as a robot on a free-flying base (FloatingBase, docs/floating_base.md):
+/// - a file whose root link holds a `<joint type="floating">` alone (the root link is then the
+///   world): the floating joint's child is the base link;
+/// - any other file: its root link is made the base (most legged and mobile robots' files
+///   have no floating joint).
+/// The base body is the base link with the links fixed to it (their inertias merged; it must
+/// have a positive mass and a positive-definite inertia); the tree on it is every moving joint
+/// below the base link, in describe_tree's order, with `options` as for describe_tree. The
+/// base configuration is the base link's pose in the world. Throws ParseError.
+inline FloatingDescription describe_floating(std::string_view xml,
+                                             const TreeLoadOptions& options = {}) {
+  return detail::describe_floating(detail::read_document(xml), options);
+}
+
+/// The FloatingBase of `d`: the base body d.base_body and the tree build_tree<TreeType> makes
+/// of d.tree (TreeX<double> by default, or a compile-time Tree matching the file). Throws
+/// ParseError.
+template <typename TreeType = TreeX<double>>
+FloatingBase<TreeType> build_floating(const FloatingDescription& d) {
+  using Scalar = typename TreeType::Scalar;
+  TreeType tree = build_tree<TreeType>(d.tree);
+  try {
+    return FloatingBase<TreeType>(cast_link<Scalar>(d.base_body), std::move(tree));
+  } catch (const ModelError& e) {
+    detail::fail(detail::Place{detail::quoted("link", d.base_link), d.base_line},
+                 detail::model_error_text(e));
+  }
+}
+
+/// Parses URDF text into a robot on a free-flying base (see describe_floating,
+/// build_floating). `report`, if given, receives the report. Throws ParseError.
+template <typename TreeType = TreeX<double>>
+FloatingBase<TreeType> parse_floating(std::string_view xml, const TreeLoadOptions& options = {},
+                                      Report* report = nullptr) {
+  FloatingDescription d = describe_floating(xml, options);
+  FloatingBase<TreeType> robot = build_floating<TreeType>(d);
+  if (report) *report = std::move(d.tree.report);
+  return robot;
+}
+
+/// Reads the URDF file at `path` into a robot on a free-flying base (see parse_floating);
+/// errors and the report name the file.
+template <typename TreeType = TreeX<double>>
+FloatingBase<TreeType> load_floating(const std::string& path, const TreeLoadOptions& options = {},
+                                     Report* report = nullptr) {
+  const std::string text = detail::read_file(path);
+  try {
+    FloatingBase<TreeType> robot = parse_floating<TreeType>(text, options, report);
+    if (report) report->file = path;
+    return robot;
   } catch (const ParseError& e) {
     detail::rethrow_in_file(e, path);
   }
