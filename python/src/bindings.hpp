@@ -267,5 +267,6 @@ void bind_trajectories(py::module_& m);
 void bind_closed_form(py::module_& m);
 void bind_batch(py::module_& m);
 void bind_trees(py::module_& m);  // trees.cpp: TreeRobot, load_urdf_tree
+void bind_floating(py::module_& m);  // floating.cpp: FloatingRobot, load_urdf_floating
 
 }  // namespace chaindyn::python

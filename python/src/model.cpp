@@ -335,4 +335,5 @@ Conventions: spatial vectors [angular; linear], SI units, tau = M qdd + C qd + g
   chaindyn::python::bind_closed_form(m);
   chaindyn::python::bind_batch(m);
   chaindyn::python::bind_trees(m);
+  chaindyn::python::bind_floating(m);
 }

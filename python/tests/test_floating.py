@@ -1,0 +1,153 @@
+"""Robots on a free-flying base from Python (chaindyn.FloatingRobot): built from a base body and
+a TreeRobot, or by load_urdf_floating. Checked against the fixed-base tree (the base held
+still), a single free body by hand (Newton-Euler), and identities. Run by ctest (python:pytest)
+with CHAINDYN_DATA set."""
+import os
+
+import numpy as np
+import pytest
+
+import chaindyn as cd
+
+DATA = os.environ.get("CHAINDYN_DATA", "")
+
+
+def rel(a, b):
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    assert a.shape == b.shape, (a.shape, b.shape)
+    return float(np.max(np.abs(a - b)) / max(1.0, float(np.max(np.abs(b)))))
+
+
+def body(mass, com, inertia):
+    link = cd.Link()
+    link.mass = mass
+    link.com = np.asarray(com, dtype=float)
+    link.inertia = np.asarray(inertia, dtype=float)
+    return link
+
+
+def two_arms():
+    """A tree of three joints (a torso and two arms) with masses."""
+    links = []
+    for k, y in enumerate((0.0, 0.2, -0.2)):
+        link = body(1.0 + k, [0.1, 0.0, 0.05], np.diag([0.02, 0.03, 0.04]))
+        link.placement = np.array([[1, 0, 0, 0.0], [0, 1, 0, y], [0, 0, 1, 0.3], [0, 0, 0, 1.0]])
+        link.axis = np.array([0.0, 1.0, 0.0]) if k else np.array([0.0, 0.0, 1.0])
+        links.append(link)
+    return cd.TreeRobot(links, ["revolute"] * 3, [-1, 0, 0])
+
+
+def robot():
+    return cd.FloatingRobot(body(10.0, [0.0, 0.0, 0.1], np.diag([0.5, 0.6, 0.7])), two_arms())
+
+
+def state(r, seed):
+    rng = np.random.default_rng(seed)
+    q = cd.random_configuration(r, seed)
+    return q, rng.normal(size=r.nv), rng.normal(size=r.nv)
+
+
+def test_sizes_and_the_configuration_space():
+    r = robot()
+    assert (r.nq, r.nv) == (10, 9)
+    assert r.base_mass == 10.0
+    q0 = r.neutral()
+    assert q0[6] == 1.0 and np.count_nonzero(q0) == 1
+    q, v, _ = state(r, 1)
+    assert abs(np.linalg.norm(q[3:7]) - 1.0) < 1e-14
+    q1 = cd.integrate(r, q, v, 0.3)
+    assert rel(cd.difference(r, q, q1), 0.3 * v) < 1e-12
+    scaled = q.copy()
+    scaled[3:7] *= 2.0
+    assert rel(cd.normalize(r, scaled), q) < 1e-15
+    with pytest.raises(ValueError, match="q"):
+        cd.crba(r, np.zeros(9))
+
+
+def test_a_single_free_body_follows_newton_euler_by_hand():
+    # the tree's one joint carries next to nothing, so the base alone: M's base block is the
+    # body's spatial inertia about its origin (RBDA eq. 2.63), and holding it still against
+    # gravity takes its weight, with the moment of the weight about the origin
+    speck = body(1e-9, [0, 0, 0], np.eye(3) * 1e-9)
+    speck.axis = np.array([0.0, 0.0, 1.0])
+    tree = cd.TreeRobot([speck], ["revolute"], [-1])
+    m, c, ic = 3.0, np.array([0.1, -0.2, 0.05]), np.diag([0.3, 0.4, 0.5])
+    r = cd.FloatingRobot(body(m, c, ic), tree)
+    q = r.neutral()
+    cx = np.array([[0, -c[2], c[1]], [c[2], 0, -c[0]], [-c[1], c[0], 0]])
+    spatial = np.block([[ic + m * cx @ cx.T, m * cx], [m * cx.T, m * np.eye(3)]])
+    assert rel(cd.crba(r, q)[:6, :6], spatial) < 1e-8
+    # gravity: holding the body still takes its weight, m g up, with the moment c x m g
+    g = np.asarray(r.gravity)
+    hold = cd.gravity_torques(r, q)
+    assert rel(hold[3:6], -m * g) < 1e-8
+    assert rel(hold[0:3], np.cross(c, -m * g)) < 1e-8
+
+
+def test_held_still_the_base_gives_the_fixed_base_tree():
+    r, tree = robot(), two_arms()
+    rng = np.random.default_rng(7)
+    qj, qdj, qddj = rng.normal(size=(3, 3))
+    q = r.neutral()
+    q[7:] = qj
+    v = np.concatenate([np.zeros(6), qdj])
+    a = np.concatenate([np.zeros(6), qddj])
+    assert rel(cd.rnea(r, q, v, a)[6:], cd.rnea(tree, qj, qdj, qddj)) < 1e-12
+    assert rel(cd.crba(r, q)[6:, 6:], cd.crba(tree, qj)) < 1e-12
+
+
+def test_forward_and_inverse_dynamics_agree():
+    r = robot()
+    q, v, tau = state(r, 3)
+    a = cd.aba(r, q, v, tau)
+    assert rel(cd.rnea(r, q, v, a), tau) < 1e-10
+    assert rel(cd.forward_dynamics_crba(r, q, v, tau), a) < 1e-10
+    m = cd.crba(r, q)
+    assert rel(m @ a + cd.nonlinear_effects(r, q, v), tau) < 1e-10
+    assert abs(cd.kinetic_energy(r, q, v) - 0.5 * v @ m @ v) < 1e-10
+    # free base: no wrench on it
+    qdd = a[6:]
+    base, torques = cd.rnea_free_base(r, q, v, qdd)
+    assert rel(cd.rnea(r, q, v, np.concatenate([base, qdd]))[:6], np.zeros(6)) < 1e-10
+    assert rel(torques, cd.rnea(r, q, v, np.concatenate([base, qdd]))[6:]) < 1e-10
+
+
+def test_momentum_and_jacobians():
+    r = robot()
+    q, v, _ = state(r, 5)
+    ag = cd.centroidal_momentum_matrix(r, q)
+    assert ag.shape == (6, r.nv)
+    assert rel(ag @ v, cd.centroidal_momentum(r, q, v)) < 1e-12
+    # the base frame's Jacobian in its own axes: the base twist itself
+    j = cd.jacobian(r, q, "base", reference="local")
+    assert rel(j @ v, v[:6]) < 1e-12
+    # a link's world Jacobian: its joint columns are the tree's (base axes) turned into the
+    # world by the base's rotation, which numpy makes from the quaternion (x, y, z, w)
+    x, y, z, w = q[3:7]
+    rot = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                    [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                    [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+    turn = np.block([[rot, np.zeros((3, 3))], [np.zeros((3, 3)), rot]])
+    j2 = cd.jacobian(r, q, 2)
+    assert rel(j2[:, 6:], turn @ cd.jacobian(two_arms(), q[7:], 2)) < 1e-12
+
+
+def test_load_urdf_floating_puts_baxter_on_a_free_base():
+    path = os.path.join(DATA, "urdf", "baxter.urdf")
+    if not DATA or not os.path.exists(path):
+        pytest.skip("CHAINDYN_DATA is not set (run through ctest)")
+    if not hasattr(cd, "load_urdf_floating"):
+        pytest.skip("built without the URDF parser")
+    r, report = cd.load_urdf_floating_report(path)
+    tree = cd.load_urdf_tree(path)
+    assert r.nv == 6 + tree.nq and r.nq == 7 + tree.nq
+    assert r.tree.joint_names == tree.joint_names
+    q = r.neutral()
+    q[7:] = np.linspace(-0.5, 0.5, tree.nq)
+    g = cd.gravity_torques(r, q)
+    assert rel(g[6:], cd.gravity_torques(tree, q[7:])) < 1e-12
+    total = r.base_mass + sum(link.mass for link in r.tree.links)
+    assert abs(np.linalg.norm(g[3:6]) - total * np.linalg.norm(r.gravity)) < 1e-9 * total
+    assert isinstance(report, list)
+    with pytest.raises(cd.ModelError, match="cannot open"):
+        cd.load_urdf_floating(os.path.join(DATA, "urdf", "no_such.urdf"))
