@@ -5,10 +5,12 @@
 // for M, rnea and aba; aba inverting rnea, the free-base rnea against aba, M from rnea columns,
 // 1/2 v^T M v = T, crba + Cholesky against aba, A_G v against the body-by-body centroidal
 // momentum, Jacobians against finite differences on the manifold; momentum conserved in free
-// fall (no gravity) under RK4 on the manifold; typed errors for bad input.
+// fall (no gravity) under RK4 on the manifold; the regressor times the parameters against rnea;
+// typed errors for bad input.
 #include "support/test_support.hpp"
 
 #include <chaindyn/algorithms/floating_base.hpp>
+#include <chaindyn/identification/floating_regressor.hpp>
 #include <chaindyn/model/tree.hpp>
 
 #include <Eigen/Geometry>
@@ -374,4 +376,42 @@ TEST_CASE("floating base: bad input gets a typed error") {
   Data<FloatAny> small(FloatAny(base_body(gen), TreeX<double>({test::random_link(gen)}, {JointKind::revolute}, {no_parent})));
   CHECK_THROWS_AS(crba(model, small, q), ArgumentError);
   CHECK_NOTHROW(rnea(model, data, q, v, v));
+}
+
+TEST_CASE("floating base: the regressor times the base's and the links' parameters is rnea") {
+  std::mt19937 gen(test::kSeed + 901);
+  const auto check = [&](const auto& model) {
+    using Model = std::decay_t<decltype(model)>;
+    using Tree = typename Model::Tree;
+    const auto n = Eigen::Index(model.joint_count());
+    const typename Model::ConfigVector q = random_configuration(model, gen);
+    const typename Model::TangentVector v = random_tangent(model, gen);
+    const typename Model::TangentVector a = random_tangent(model, gen);
+    const FloatingRegressorMatrix<Tree> Y = regressor(model, q, v, a);
+    REQUIRE(Y.rows() == 6 + n);
+    REQUIRE(Y.cols() == 10 * (n + 1));
+    // the joints' damping, friction and armature are not inertial parameters: the fixed-base
+    // tree's rnea minus its (separately tested) regressor gives them
+    const typename Tree::Vector qd = v.tail(n), qdd = a.tail(n);
+    const typename Tree::Vector q_tree = q.tail(n);
+    Eigen::VectorXd joint_terms = Eigen::VectorXd::Zero(6 + n);
+    joint_terms.tail(n) = rnea(model.tree(), q_tree, qd, qdd) -
+                          regressor(model.tree(), q_tree, qd, qdd) *
+                              inertial_parameters(model.tree());
+    const Eigen::VectorXd tau = rnea(model, q, v, a);
+    CHECK(relative_error(Eigen::VectorXd(Y * inertial_parameters(model) + joint_terms), tau) <
+          1e-12);
+    // the base body's columns reach the base's rows only
+    CHECK(Y.block(6, 0, n, 10).norm() == 0.0);
+  };
+  for (int trial = 0; trial < 3; ++trial) {
+    check(random_fixed(gen));
+    check(FloatAny(base_body(gen), TreeX<double>(random_tree_links(gen), tree_kinds(),
+                                                  kFloatParents)));
+  }
+  // checked arguments
+  const FloatAny any(base_body(gen), TreeX<double>(random_tree_links(gen), tree_kinds(),
+                                                    kFloatParents));
+  const Eigen::VectorXd q = any.neutral(), v = Eigen::VectorXd::Zero(any.nv_size());
+  CHECK_THROWS_AS(regressor(any, q, v, Eigen::VectorXd::Zero(3)), ArgumentError);
 }

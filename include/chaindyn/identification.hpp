@@ -7,6 +7,7 @@
 
 #include "chaindyn/identification/base_parameters.hpp"
 #include "chaindyn/identification/excitation.hpp"
+#include "chaindyn/identification/floating_regressor.hpp"
 #include "chaindyn/identification/friction_identification.hpp"
 #include "chaindyn/identification/pseudo_inertia.hpp"
 #include "chaindyn/identification/online_payload.hpp"
