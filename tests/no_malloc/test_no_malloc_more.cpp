@@ -147,6 +147,8 @@ TEST_CASE("floating base: in-place algorithms make no heap allocation once model
     using Tree = typename Model::Tree;
     auto data = std::make_unique<Data<Model>>(model);
     auto J = std::make_unique<FloatingJacobian<Tree>>(6, model.nv_size());
+    auto Y = std::make_unique<FloatingRegressorMatrix<Tree>>(
+        model.nv_size(), 10 * (model.nv_size() - 5));
     typename Model::ConfigVector q = random_configuration(model, gen);
     typename Model::TangentVector v(model.nv_size()), a(model.nv_size());
     for (Eigen::Index i = 0; i < v.size(); ++i) {
@@ -172,6 +174,8 @@ TEST_CASE("floating base: in-place algorithms make no heap allocation once model
     REQUIRE_NO_ALLOCATION(centroidal_momentum_matrix(model, *data, q));
     REQUIRE_NO_ALLOCATION(jacobian(model, *data, q, frame, ReferenceFrame::world, *J));
     REQUIRE(J->allFinite());
+    REQUIRE_NO_ALLOCATION(regressor(model, *data, q, v, a, *Y));
+    REQUIRE(Y->allFinite());
     if (fixed_size) {
       if constexpr (Model::nq != Eigen::Dynamic) {
         REQUIRE_NO_ALLOCATION(rk4_step(model, *data, q, v, tau, 1e-3));
