@@ -1764,3 +1764,61 @@ TEST_CASE("urdf::load_floating: bad bases are refused by name; load_tree points 
                      {"has no revolute, continuous or prismatic joint", "joint 'free' is floating",
                       "urdf::load_floating"});
 }
+
+namespace {
+
+/// The iiwa's file with a <chaindyn:elastic> element in each revolute joint (joint i:
+/// stiffness 1000 (i + 1), damping 2, rotor inertia 0.1 (i + 1)), `skip` leaving one out.
+std::string elastic_iiwa(int skip = -1, const std::string& stiffness_of_3 = "") {
+  std::string xml = read_text(data_dir + "/iiwa14_no_collision.urdf");
+  std::size_t at = 0;
+  for (int i = 0;; ++i) {
+    at = xml.find("type=\"revolute\">", at);
+    if (at == std::string::npos) break;
+    at = xml.find("</joint>", at);
+    const std::string k = i == 3 && !stiffness_of_3.empty() ? stiffness_of_3
+                                                             : std::to_string(1000 * (i + 1));
+    const std::string element = "<chaindyn:elastic stiffness=\"" + k +
+                                "\" damping=\"2\" rotor_inertia=\"" +
+                                std::to_string(0.1 * (i + 1)) + "\"/>";
+    if (i != skip) xml.insert(at, element);
+    at += element.size() + 8;
+  }
+  return xml;
+}
+
+}  // namespace
+
+TEST_CASE("urdf::load_elastic: <chaindyn:elastic> gives each joint's spring by joint name; a "
+          "joint without one, a bad value and a model of another file are refused by name",
+          "[urdf][elastic]") {
+  const std::string xml = elastic_iiwa();
+  const ChainX<double> any = urdf::parse_any(xml);
+  const ElasticJoints<ChainX<double>> e = urdf::parse_elastic(xml, any);
+  using Arm = ChainN<double, 7, RevoluteZ>;
+  const Arm arm = urdf::parse<Arm>(xml);
+  const ElasticJoints<Arm> ea = urdf::parse_elastic(xml, arm);
+  for (Eigen::Index i = 0; i < 7; ++i) {
+    CHECK(e.stiffness[i] == 1000.0 * double(i + 1));
+    CHECK(e.damping[i] == 2.0);
+    CHECK(std::abs(e.rotor_inertia[i] - 0.1 * double(i + 1)) < 1e-12);
+    CHECK(ea.stiffness[i] == e.stiffness[i]);
+  }
+  // the chain loaders read the file as before (the element is chaindyn's, ignored by them)
+  CHECK(relative_error(rnea(any, Eigen::VectorXd::Constant(7, 0.2), Eigen::VectorXd::Zero(7),
+                            Eigen::VectorXd::Zero(7)),
+                       rnea(urdf::parse_any(read_text(data_dir + "/iiwa14_no_collision.urdf")),
+                            Eigen::VectorXd::Constant(7, 0.2), Eigen::VectorXd::Zero(7),
+                            Eigen::VectorXd::Zero(7))) == 0.0);
+  const std::string missing = elastic_iiwa(2);
+  expect_parse_error([&] { urdf::parse_elastic(missing, any); },
+                     line_of(missing, "<joint name=\"iiwa_joint_3\""),
+                     {"joint 'iiwa_joint_3'", "has no <chaindyn:elastic"});
+  const std::string bad = elastic_iiwa(-1, "-5");
+  expect_parse_error([&] { urdf::parse_elastic(bad, any); },
+                     line_of(bad, "<chaindyn:elastic stiffness=\"-5\""),
+                     {"joint 'iiwa_joint_4'", "stiffness -5 is not positive"});
+  const ChainX<double> ur5 = urdf::load_any(data_dir + "/ur5_robot.urdf");
+  expect_parse_error([&] { urdf::parse_elastic(xml, ur5); }, -1,
+                     {"the model's joint 0 'shoulder_pan_joint' is not in the file"});
+}

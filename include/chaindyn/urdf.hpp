@@ -32,12 +32,15 @@
 ///   centre of mass and inertia are re-expressed in the turned link frame. Run-time-axis slots
 ///   (Revolute, Prismatic) take the axis as written.
 /// - Errors: ParseError (a chaindyn::ModelError) naming the element and the XML line.
+/// - The whole tree: load_tree (urdf/tree.hpp); on a free-flying base: load_floating; the
+///   joints' springs of chaindyn's `<chaindyn:elastic>` elements: load_elastic (urdf/elastic.hpp).
 /// docs/urdf.md describes all of this at length.
 #pragma once
 
 #include "chaindyn/urdf/build.hpp"
 #include "chaindyn/urdf/description.hpp"
 #include "chaindyn/urdf/document.hpp"
+#include "chaindyn/urdf/elastic.hpp"
 #include "chaindyn/urdf/error.hpp"
 #include "chaindyn/urdf/report.hpp"
 #include "chaindyn/urdf/tree.hpp"

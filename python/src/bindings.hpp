@@ -268,5 +268,6 @@ void bind_closed_form(py::module_& m);
 void bind_batch(py::module_& m);
 void bind_trees(py::module_& m);  // trees.cpp: TreeRobot, load_urdf_tree
 void bind_floating(py::module_& m);  // floating.cpp: FloatingRobot, load_urdf_floating
+void bind_elastic(py::module_& m);  // elastic.cpp: ElasticJoints, friction models
 
 }  // namespace chaindyn::python

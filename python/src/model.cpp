@@ -336,4 +336,5 @@ Conventions: spatial vectors [angular; linear], SI units, tau = M qdd + C qd + g
   chaindyn::python::bind_batch(m);
   chaindyn::python::bind_trees(m);
   chaindyn::python::bind_floating(m);
+  chaindyn::python::bind_elastic(m);
 }

@@ -65,6 +65,10 @@ struct JointRecord {
   std::string mimic_joint;
   std::string mimic_multiplier, mimic_offset;
   int mimic_line = 0;  ///< 0: no <mimic>
+  /// chaindyn's extension element <chaindyn:elastic stiffness damping rotor_inertia> (an
+  /// elastic joint: urdf::load_elastic), as written; elastic_line 0: none.
+  double elastic_stiffness = 0, elastic_damping = 0, elastic_rotor_inertia = 0;
+  int elastic_line = 0;
 };
 
 /// The records of a document, in document order (read by detail::read_document).
@@ -270,6 +274,13 @@ inline JointRecord read_joint(const tinyxml2::XMLElement* e) {
     const Place at{where.element, dyn->GetLineNum()};
     j.dynamics.damping = read_number(dyn, "damping", 0, false, at);
     j.dynamics.friction = read_number(dyn, "friction", 0, false, at);
+  }
+  if (const tinyxml2::XMLElement* el = single_child(e, "chaindyn:elastic", where)) {
+    const Place at{where.element, el->GetLineNum()};
+    j.elastic_stiffness = read_number(el, "stiffness", 0, true, at);
+    j.elastic_damping = read_number(el, "damping", 0, false, at);
+    j.elastic_rotor_inertia = read_number(el, "rotor_inertia", 0, true, at);
+    j.elastic_line = el->GetLineNum();
   }
   return j;
 }
