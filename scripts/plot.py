@@ -47,6 +47,7 @@ def line(y, label=None, x=None, **style):
 
 
 JOINTS = range(1, 8)  # the iiwa's
+BAXTER_JOINTS = ("s0", "s1", "e0", "e1", "w0", "w1", "w2")  # each arm's, in the URDF's names
 OP_COUNT_STYLE = {  # the algorithms' colours in both op_count figures; O(n^4) ones dashed
     "rnea": {"color": "#0072B2"}, "crba": {"color": "#E69F00"}, "aba": {"color": "#009E73"},
     "forward_dynamics_crba": {"color": "#D55E00"},
@@ -188,6 +189,24 @@ FIGURES = [
          lines=[line(f"tau{j}_Nm", f"joint {j}") for j in JOINTS] +
                [line("tau6_free_Nm", "joint 6, no object", color=GREY, ls="--", lw=1),
                 line("tau7_free_Nm", "joint 7, no object", color=GREY, ls=":", lw=1)]),
+    dict(name="dual_arm_carry_left", csv="dual_arm_carry.csv",
+         title="Baxter carrying a 3 kg box with both arms: left arm torques",
+         x="t_s", xlabel="t [s] (lift 0-2 s; sideways and turn 1.5-4 s)", ylabel="τ [N m]",
+         legend=OUTSIDE, lines=[line(f"tauL_{j}_Nm", j) for j in BAXTER_JOINTS]),
+    dict(name="dual_arm_carry_right", csv="dual_arm_carry.csv",
+         title="Baxter carrying a 3 kg box with both arms: right arm torques",
+         x="t_s", xlabel="t [s] (lift 0-2 s; sideways and turn 1.5-4 s)", ylabel="τ [N m]",
+         legend=OUTSIDE, lines=[line(f"tauR_{j}_Nm", j) for j in BAXTER_JOINTS]),
+    dict(name="dual_arm_carry_forces", csv="dual_arm_carry.csv",
+         title="Baxter carrying a box: each gripper's force on the box (30 N squeeze)",
+         x="t_s", xlabel="t [s]", ylabel="force [N] (base axes)", legend=OUTSIDE,
+         lines=[line(f"f{s}_{a}_N", f"{side} gripper, {a}", color=c, ls=ls)
+                for s, side, ls in (("L", "left", "-"), ("R", "right", "--"))
+                for a, c in (("x", "C0"), ("y", "C1"), ("z", "C2"))]),
+    dict(name="dual_arm_carry_moments", csv="dual_arm_carry.csv",
+         title="Baxter carrying a box: each gripper's moment on the box (the same for both)",
+         x="t_s", xlabel="t [s]", ylabel="moment [N m] (base axes)", legend=OUTSIDE,
+         lines=[line(f"n_{a}_Nm", a) for a in ("x", "y", "z")]),
     dict(name="elastic_joints_tracking", csv="elastic_joints_tracking.csv",
          title="elastic-joint iiwa, pick and place: link tracking error, motor-side feedback",
          x="t_s", xlabel="t [s]", ylabel="max_j |q_d − q| [rad]", ylog=10, legend=OUTSIDE,
