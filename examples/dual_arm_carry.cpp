@@ -3,7 +3,8 @@
 // joints, the head, two 7-joint arms and their four gripper fingers. Both grippers hold a 3 kg
 // box (0.30 x 0.40 x 0.20 m) by the top edges of its two end walls; the box is lifted by 20 cm
 // (0-2 s) and moved 20 cm to the right while it turns by 20 deg about the vertical (1.5-4 s),
-// then held until 4.5 s. The head turns to follow the box; the fingers stay closed.
+// then held until 4.5 s. The head turns towards the box's goal meanwhile; the fingers stay
+// closed.
 //
 // - The box's Newton-Euler wrench, from its prescribed motion: F = m (a - g) and
 //   N = I alpha + omega x I omega about its centre (I in world axes). The two grippers share it
@@ -19,11 +20,12 @@
 // - The torques: one rnea call with the two grippers' wrenches as external wrenches (the box
 //   pushes on each gripper with the opposite of the gripper's wrench on the box).
 //
-// Checks (exit non-zero when one fails): the torques against crba(q) qdd + nonlinear_effects +
-// friction_torques + sum J^T w over both grasp frames (relative difference), aba with the same wrenches giving qdd
-// back, the grippers' wrenches adding up to the box's, and the joint rates and accelerations
-// against central differences of the inverse-kinematics solutions. CSV: dual_arm_carry.csv
-// (scripts/plot.py draws dual_arm_carry_left, _right, _forces and _moments).
+// Checks (exit non-zero when one fails): the torques against crba(q) qdd + nonlinear_effects
+// + friction_torques + sum J^T w over both grasp frames (relative difference), aba with the
+// same wrenches giving qdd back, the grippers' wrenches adding up to the box's, the joint
+// rates and accelerations against central differences of the inverse-kinematics solutions,
+// the joints within the URDF's limits. CSV: dual_arm_carry.csv (scripts/plot.py draws
+// dual_arm_carry_left, _right, _forces and _moments).
 #include <chaindyn/chaindyn.hpp>
 #include <chaindyn/simulation/trajectories.hpp>
 #include <chaindyn/urdf.hpp>
