@@ -254,7 +254,8 @@ int run(int argc, char** argv) {
     wR << n_each, fR;
     tau_jt += jacobian(robot, q, left.frame).transpose() * wL +
               jacobian(robot, q, right.frame).transpose() * wR;
-    worst_tau = std::max(worst_tau, (tau - tau_jt).cwiseAbs().maxCoeff() / tau.cwiseAbs().maxCoeff());
+    worst_tau = std::max(worst_tau,
+                         (tau - tau_jt).cwiseAbs().maxCoeff() / tau.cwiseAbs().maxCoeff());
     // independent path 2: forward dynamics with the same wrenches gives qdd back
     worst_aba = std::max(worst_aba, (aba(robot, q, qd, tau, f_ext) - qdd).cwiseAbs().maxCoeff());
     // the joint rates and accelerations against central differences of the IK solutions
@@ -295,9 +296,9 @@ int run(int argc, char** argv) {
   }
   csv.close();
 
-  std::printf("Baxter (urdf::load_tree: TreeX<double>, %zu joints) carries a %.1f kg box with both\n"
-              "arms: lifted %.0f cm, moved %.0f cm to the right and turned %.0f deg in 4 s; the\n"
-              "grippers share the box's wrench equally and squeeze it with %.0f N.\n\n",
+  std::printf("Baxter (urdf::load_tree: TreeX<double>, %zu joints) carries a %.1f kg box with\n"
+              "both arms: lifted %.0f cm, moved %.0f cm to the right and turned %.0f deg in 4 s;\n"
+              "the grippers share the box's wrench equally and squeeze it with %.0f N.\n\n",
               robot.joint_count(), box.mass, 100 * box.lift, -100 * box.side,
               box.turn * 180 / kPi, squeeze);
   for (int side = 0; side < 2; ++side) {

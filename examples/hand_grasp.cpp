@@ -165,12 +165,14 @@ int run(int argc, char** argv) {
 
     // independent path: M qdd + h - sum J_i^T f_i (each tip's position Jacobian)
     Vector jt = Vector::Zero(16);
-    for (int f = 0; f < 4; ++f) jt += jacobian(hand, q, tips[f]).bottomRows<3>().transpose() * f_on_tip[f];
+    for (int f = 0; f < 4; ++f) {
+      jt += jacobian(hand, q, tips[f]).bottomRows<3>().transpose() * f_on_tip[f];
+    }
     const Vector tau_jt = crba(hand, q) * qdd + nonlinear_effects(hand, q, qd) - jt;
     worst_tau = std::max(worst_tau, (tau - tau_jt).cwiseAbs().maxCoeff() / scale);
     if (t >= 1.0) {  // at rest: the statics
-      worst_static = std::max(worst_static,
-                              (tau - (gravity_torques(hand, q) - jt)).cwiseAbs().maxCoeff() / scale);
+      const Vector tau_static = gravity_torques(hand, q) - jt;
+      worst_static = std::max(worst_static, (tau - tau_static).cwiseAbs().maxCoeff() / scale);
     }
     worst_aba = std::max(worst_aba, (aba(hand, q, qd, tau, f_ext) - qdd).cwiseAbs().maxCoeff());
     for (int f = 0; f < 4; ++f) {
@@ -193,9 +195,10 @@ int run(int argc, char** argv) {
     }
   }
 
-  std::printf("Allegro right hand (urdf::describe_tree_file + build_tree, InertiaPolicy::accept: TreeX<double>,\n"
-              "16 joints on four roots) closes in 1 s on a %.1f kg ball (radius %.1f cm) and holds it\n"
-              "with four fingertips: normal forces towards its centre, the smallest %.0f N.\n\n",
+  std::printf("Allegro right hand (urdf::describe_tree_file + build_tree, InertiaPolicy::accept:\n"
+              "TreeX<double>, 16 joints on four roots) closes in 1 s on a %.1f kg ball (radius\n"
+              "%.1f cm) and holds it with four fingertips: normal forces towards its centre, the\n"
+              "smallest %.0f N.\n\n",
               mass, 100 * radius, f_min);
   for (int f = 0; f < 4; ++f) {
     std::printf("  %-6s contact force %.3f N, peak |tau| %.3f N m\n", kFingers[f], lambda[f],
@@ -206,7 +209,8 @@ int run(int argc, char** argv) {
   checks.check("fingertips on the ball: max ||p_i - c| - r| [m]", on_ball, 1e-12);
   checks.check("contact forces balance the weight: |sum lambda_i n_i + m g| [N]",
                (N * lambda + weight).norm(), 1e-12);
-  checks.require("every contact force pushes (lambda_i >= 1 N)", lambda.minCoeff() >= f_min - 1e-12);
+  checks.require("every contact force pushes (lambda_i >= 1 N)",
+                 lambda.minCoeff() >= f_min - 1e-12);
   checks.check("rnea with the fingertip forces vs M qdd + h - sum J_i^T f_i: max relative "
                "difference", worst_tau, 1e-12);
   checks.check("held (t >= 1 s): rnea vs gravity_torques - sum J_i^T f_i: max relative "
