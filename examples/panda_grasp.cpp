@@ -13,6 +13,7 @@
 // frame, moving along the hand's +y and -y) as two branches on link 7.
 #include <chaindyn/chaindyn.hpp>
 
+#include "support/contact.hpp"
 #include "support/output.hpp"
 
 #include <algorithm>
@@ -147,10 +148,9 @@ int run(int argc, char** argv) {
       const Transform<double> link = frame_pose(robot, q, finger[s]);
       const Eigen::Vector3d opening = link.rotation * *robot.link(finger[s]).axis;
       f_world[s] = share * (f_squeeze * opening - 0.5 * f_object);
-      const Eigen::Vector3d p = frame_pose(robot, q, *pads[s]).translation;
-      // force f at point p, in the finger's link frame about its origin ([moment; force])
-      f_ext[finger[s]] = Force<double>(link.rotation.transpose() * (p - link.translation).cross(f_world[s]),
-                                       link.rotation.transpose() * f_world[s]);
+      // the force at the pad's point, in the finger's link frame about its origin
+      f_ext[finger[s]] = ex::wrench_on_link(robot, q, finger[s],
+                                            frame_pose(robot, q, *pads[s]).translation, f_world[s]);
     }
     const Vector tau = rnea(robot, q, qd, qdd, f_ext);
     const Vector tau_free = rnea(robot, q, qd, qdd);

@@ -47,6 +47,7 @@ def line(y, label=None, x=None, **style):
 
 
 JOINTS = range(1, 8)  # the iiwa's
+BAXTER_JOINTS = ("s0", "s1", "e0", "e1", "w0", "w1", "w2")  # each arm's, in the URDF's names
 OP_COUNT_STYLE = {  # the algorithms' colours in both op_count figures; O(n^4) ones dashed
     "rnea": {"color": "#0072B2"}, "crba": {"color": "#E69F00"}, "aba": {"color": "#009E73"},
     "forward_dynamics_crba": {"color": "#D55E00"},
@@ -188,6 +189,34 @@ FIGURES = [
          lines=[line(f"tau{j}_Nm", f"joint {j}") for j in JOINTS] +
                [line("tau6_free_Nm", "joint 6, no object", color=GREY, ls="--", lw=1),
                 line("tau7_free_Nm", "joint 7, no object", color=GREY, ls=":", lw=1)]),
+    dict(name="dual_arm_carry_left", csv="dual_arm_carry.csv",
+         title="Baxter carrying a 3 kg box with both arms: left arm torques",
+         x="t_s", xlabel="t [s] (lift 0-2 s; sideways and turn 1.5-4 s)", ylabel="τ [N m]",
+         legend=OUTSIDE, lines=[line(f"tauL_{j}_Nm", j) for j in BAXTER_JOINTS]),
+    dict(name="dual_arm_carry_right", csv="dual_arm_carry.csv",
+         title="Baxter carrying a 3 kg box with both arms: right arm torques",
+         x="t_s", xlabel="t [s] (lift 0-2 s; sideways and turn 1.5-4 s)", ylabel="τ [N m]",
+         legend=OUTSIDE, lines=[line(f"tauR_{j}_Nm", j) for j in BAXTER_JOINTS]),
+    dict(name="dual_arm_carry_forces", csv="dual_arm_carry.csv",
+         title="Baxter carrying a box: each gripper's force on the box (30 N squeeze)",
+         x="t_s", xlabel="t [s]", ylabel="force [N] (base axes)", legend=OUTSIDE,
+         lines=[line(f"f{s}_{a}_N", f"{side} gripper, {a}", color=c, ls=ls)
+                for s, side, ls in (("L", "left", "-"), ("R", "right", "--"))
+                for a, c in (("x", "C0"), ("y", "C1"), ("z", "C2"))]),
+    dict(name="dual_arm_carry_moments", csv="dual_arm_carry.csv",
+         title="Baxter carrying a box: each gripper's moment on the box (the same for both)",
+         x="t_s", xlabel="t [s]", ylabel="moment [N m] (base axes)", legend=OUTSIDE,
+         lines=[line(f"n_{a}_Nm", a) for a in ("x", "y", "z")]),
+    *[dict(name=f"hand_grasp_{finger}", csv="hand_grasp.csv",
+           title=f"Allegro hand holding a 0.1 kg ball: {finger} joint torques",
+           x="t_s", xlabel="t [s] (the fingers close 0-1 s, take the ball's weight 1-1.3 s)",
+           ylabel="τ [N m]", legend=OUTSIDE,
+           lines=[line(f"tau{4 * k + j}_Nm", f"joint {4 * k + j}") for j in range(4)])
+      for k, finger in enumerate(("index", "middle", "ring", "thumb"))],
+    dict(name="hand_grasp_forces", csv="hand_grasp.csv",
+         title="Allegro hand holding a 0.1 kg ball: fingertip normal forces",
+         x="t_s", xlabel="t [s]", ylabel="force towards the ball's centre [N]", legend=OUTSIDE,
+         lines=[line(f"f_{finger}_N", finger) for finger in ("index", "middle", "ring", "thumb")]),
     dict(name="elastic_joints_tracking", csv="elastic_joints_tracking.csv",
          title="elastic-joint iiwa, pick and place: link tracking error, motor-side feedback",
          x="t_s", xlabel="t [s]", ylabel="max_j |q_d − q| [rad]", ylog=10, legend=OUTSIDE,

@@ -16,24 +16,32 @@
 namespace example_support {
 
 /// Parses `--out DIR` (default: ./chaindyn_output), creates the directory if missing and
-/// returns its absolute path. `--help` prints the usage and exits; anything else is an error
-/// (std::invalid_argument).
-inline std::filesystem::path output_directory(int argc, char** argv, const char* what) {
+/// returns its absolute path. With `urdf` given (an example that reads a robot file), also
+/// `--urdf FILE`, stored there (left as it is, the example's default file, without the option).
+/// `--help` prints the usage and exits; anything else is an error (std::invalid_argument).
+inline std::filesystem::path output_directory(int argc, char** argv, const char* what,
+                                              std::string* urdf = nullptr) {
   std::filesystem::path dir = "chaindyn_output";
+  const char* usage = urdf ? "--out DIR] [--urdf FILE" : "--out DIR";
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
       dir = argv[++i];
     } else if (std::strncmp(argv[i], "--out=", 6) == 0) {
       dir = argv[i] + 6;
+    } else if (urdf && std::strcmp(argv[i], "--urdf") == 0 && i + 1 < argc) {
+      *urdf = argv[++i];
+    } else if (urdf && std::strncmp(argv[i], "--urdf=", 7) == 0) {
+      *urdf = argv[i] + 7;
     } else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::printf("usage: %s [--out DIR]\n  %s\n  Writes CSV files into DIR (default: "
+      std::printf("usage: %s [%s]\n  %s\n  Writes CSV files into DIR (default: "
                   "./chaindyn_output, created if missing); scripts/plot.py DIR draws the "
                   "plots.\n",
-                  argv[0], what);
+                  argv[0], usage, what);
+      if (urdf) std::printf("  Reads the robot from FILE (default: %s).\n", urdf->c_str());
       std::exit(0);
     } else {
-      throw std::invalid_argument(std::string("unknown argument '") + argv[i] +
-                                  "' (usage: --out DIR)");
+      throw std::invalid_argument(std::string("unknown argument '") + argv[i] + "' (usage: [" +
+                                  usage + "])");
     }
   }
   std::filesystem::create_directories(dir);
