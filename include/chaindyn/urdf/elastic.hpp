@@ -14,6 +14,7 @@
 #pragma once
 
 #include "chaindyn/algorithms/elastic_joints.hpp"
+#include "chaindyn/urdf/build.hpp"
 #include "chaindyn/urdf/description.hpp"
 #include "chaindyn/urdf/error.hpp"
 
