@@ -77,6 +77,13 @@ inline Array as_array(const py::handle& obj, const char* function, const char* n
   return a;
 }
 
+/// Rows of a list of vectors as an (N, n) array (a simulation's samples).
+inline Mat stack_rows(const std::vector<Vec>& rows, Eigen::Index n) {
+  Mat out(Eigen::Index(rows.size()), n);
+  for (std::size_t k = 0; k < rows.size(); ++k) out.row(Eigen::Index(k)) = rows[k].transpose();
+  return out;
+}
+
 /// Throws ValueError naming the first entry that is not finite.
 inline void check_finite(const double* p, py::ssize_t n, const char* function, const char* name) {
   for (py::ssize_t i = 0; i < n; ++i) {

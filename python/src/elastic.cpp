@@ -15,16 +15,12 @@
 
 namespace chaindyn::python {
 
+Integrator integrator_arg(const std::string& s, const char* function);  // simulation.cpp
+
 namespace {
 
 using Elastic = ElasticJoints<Robot>;
 
-/// Rows of a list of vectors as an (N, n) array.
-Mat rows_of(const std::vector<Vec>& rows, Eigen::Index n) {
-  Mat out(Eigen::Index(rows.size()), n);
-  for (std::size_t k = 0; k < rows.size(); ++k) out.row(Eigen::Index(k)) = rows[k].transpose();
-  return out;
-}
 
 /// The elastic parameters must be the robot's (as many joints).
 void check_elastic_arg(const Robot& r, const Elastic& e, const char* f) {
@@ -33,14 +29,6 @@ void check_elastic_arg(const Robot& r, const Elastic& e, const char* f) {
                           std::to_string(e.stiffness.size()) + " joints; the robot has " +
                           std::to_string(r.joint_count()));
   }
-}
-
-Integrator elastic_integrator(const std::string& s) {
-  if (s == "rk45") return Integrator::rk45;
-  if (s == "rk4") return Integrator::rk4;
-  if (s == "semi_implicit_euler") return Integrator::semi_implicit_euler;
-  throw py::value_error("chaindyn: simulate_elastic: integrator is 'rk45', 'rk4' or "
-                        "'semi_implicit_euler', not '" + s + "'");
 }
 
 StribeckParameters<double> stribeck_arg(double fc, double fs, double fv, double vs,
@@ -174,7 +162,7 @@ B thetadd + K (theta - q) + D (thetad - qd) = tau_m. docs/elastic_joints.md.)doc
         check_elastic_arg(r, e, f);
         const auto n = py::ssize_t(r.joint_count());
         IntegrationOptions<double> o;
-        o.integrator = elastic_integrator(integrator);
+        o.integrator = integrator_arg(integrator, f);
         o.dt = dt;
         o.rtol = rtol;
         o.atol = atol;
@@ -192,13 +180,13 @@ B thetadd + K (theta - q) + D (thetad - qd) = tau_m. docs/elastic_joints.md.)doc
                              control, t_end, o);
         py::dict out;
         out["t"] = Vec(Eigen::Map<const Vec>(run.t.data(), Eigen::Index(run.t.size())));
-        out["q"] = rows_of(run.q, n);
-        out["qd"] = rows_of(run.qd, n);
-        out["qdd"] = rows_of(run.qdd, n);
-        out["theta"] = rows_of(run.theta, n);
-        out["thetad"] = rows_of(run.thetad, n);
-        out["thetadd"] = rows_of(run.thetadd, n);
-        out["tau_m"] = rows_of(run.tau_m, n);
+        out["q"] = stack_rows(run.q, n);
+        out["qd"] = stack_rows(run.qd, n);
+        out["qdd"] = stack_rows(run.qdd, n);
+        out["theta"] = stack_rows(run.theta, n);
+        out["thetad"] = stack_rows(run.thetad, n);
+        out["thetadd"] = stack_rows(run.thetadd, n);
+        out["tau_m"] = stack_rows(run.tau_m, n);
         out["steps"] = run.stats.steps;
         return out;
       },

@@ -14,6 +14,8 @@ namespace chaindyn::python {
 
 #ifdef CHAINDYN_PYTHON_URDF
 py::list report_list(const urdf::Report& report);  // model.cpp
+urdf::TreeLoadOptions tree_options(const std::string& inertia,
+                                   const std::string& massless);  // trees.cpp
 #endif
 
 namespace {
@@ -63,20 +65,6 @@ FloatingRobot::Tree::FrameType floating_frame_arg(const FloatingRobot& r, const 
                        ": frame must be 'base', a frame name (str) or a link index (int)");
 }
 
-#ifdef CHAINDYN_PYTHON_URDF
-urdf::TreeLoadOptions floating_options(const std::string& inertia, const std::string& massless) {
-  urdf::TreeLoadOptions o;
-  if (!urdf::policy_from_name(inertia, o.inertia)) {
-    throw py::value_error("chaindyn: inertia is 'strict', 'repair' or 'accept', not '" + inertia +
-                          "'");
-  }
-  if (!urdf::massless_policy_from_name(massless, o.massless)) {
-    throw py::value_error("chaindyn: massless is 'kinematics', 'armature' or 'refuse', not '" +
-                          massless + "'");
-  }
-  return o;
-}
-#endif
 
 }  // namespace
 
@@ -274,7 +262,7 @@ a TreeRobot, or by chaindyn.load_urdf_floating. docs/floating_base.md.)doc")
   m.def(
       "load_urdf_floating",
       [](const std::string& path, const std::string& inertia, const std::string& massless) {
-        return urdf::load_floating(path, floating_options(inertia, massless));
+        return urdf::load_floating(path, tree_options(inertia, massless));
       },
       arg("path"), py::kw_only(), arg("inertia") = "strict", arg("massless") = "kinematics",
       "The FloatingRobot of a URDF file: a floating joint at the root makes its child the base "
@@ -285,7 +273,7 @@ a TreeRobot, or by chaindyn.load_urdf_floating. docs/floating_base.md.)doc")
       "load_urdf_floating_report",
       [](const std::string& path, const std::string& inertia, const std::string& massless) {
         urdf::Report report;
-        FloatingRobot r = urdf::load_floating(path, floating_options(inertia, massless), &report);
+        FloatingRobot r = urdf::load_floating(path, tree_options(inertia, massless), &report);
         return py::make_tuple(std::move(r), report_list(report));
       },
       arg("path"), py::kw_only(), arg("inertia") = "strict", arg("massless") = "kinematics",

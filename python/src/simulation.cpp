@@ -7,25 +7,14 @@
 
 namespace chaindyn::python {
 
-namespace {
-
-/// Rows of a list of vectors as an (N, n) array.
-Mat stack(const std::vector<Vec>& rows, Eigen::Index n) {
-  Mat out(Eigen::Index(rows.size()), n);
-  for (std::size_t k = 0; k < rows.size(); ++k) out.row(Eigen::Index(k)) = rows[k].transpose();
-  return out;
-}
-
-Integrator integrator_arg(const std::string& s) {
+/// The integrator named `s` (simulate's and simulate_elastic's argument); ValueError otherwise.
+Integrator integrator_arg(const std::string& s, const char* function) {
   if (s == "rk45") return Integrator::rk45;
   if (s == "rk4") return Integrator::rk4;
   if (s == "semi_implicit_euler") return Integrator::semi_implicit_euler;
-  throw py::value_error("chaindyn: simulate: integrator is 'rk45', 'rk4' or "
-                        "'semi_implicit_euler', not '" + s + "'");
+  throw py::value_error(std::string("chaindyn: ") + function + ": integrator is 'rk45', 'rk4' "
+                        "or 'semi_implicit_euler', not '" + s + "'");
 }
-
-
-}  // namespace
 
 void bind_simulation(py::module_& m) {
   using py::arg;
@@ -38,7 +27,7 @@ void bind_simulation(py::module_& m) {
         require_dynamics(r, f);
         const Vec q = vec_arg(q0, f, "q0").map(), qd = vec_arg(qd0, f, "qd0").map();
         SimulationOptions<double> o;
-        o.integrator = integrator_arg(integrator);
+        o.integrator = integrator_arg(integrator, f);
         o.dt = dt;
         o.rtol = rtol;
         o.atol = atol;
@@ -53,10 +42,10 @@ void bind_simulation(py::module_& m) {
         const SimulationResultOf<Vec> run = simulate(r, q, qd, control, t_end, o);
         py::dict out;
         out["t"] = Vec(Eigen::Map<const Vec>(run.t.data(), Eigen::Index(run.t.size())));
-        out["q"] = stack(run.q, n);
-        out["qd"] = stack(run.qd, n);
-        out["qdd"] = stack(run.qdd, n);
-        out["tau"] = stack(run.tau, n);
+        out["q"] = stack_rows(run.q, n);
+        out["qd"] = stack_rows(run.qd, n);
+        out["qdd"] = stack_rows(run.qdd, n);
+        out["tau"] = stack_rows(run.tau, n);
         out["steps"] = run.stats.steps;
         out["rejected_steps"] = run.stats.rejected_steps;
         out["evaluations"] = run.stats.evaluations;

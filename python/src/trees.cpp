@@ -73,7 +73,11 @@ void require_regular(const TreeRobot& r, const char* function) {
   }
 }
 
+}  // namespace
+
 #ifdef CHAINDYN_PYTHON_URDF
+/// The TreeLoadOptions of the Python arguments inertia= and massless= (ValueError for other
+/// names); floating.cpp's loaders use it too.
 urdf::TreeLoadOptions tree_options(const std::string& inertia, const std::string& massless) {
   urdf::TreeLoadOptions o;
   if (!urdf::policy_from_name(inertia, o.inertia)) {
@@ -87,6 +91,8 @@ urdf::TreeLoadOptions tree_options(const std::string& inertia, const std::string
   return o;
 }
 #endif
+
+namespace {
 
 #ifdef CHAINDYN_PYTHON_URDF
 py::object load_urdf_robot_unnamed(const std::string& text, const std::string& path,
