@@ -333,8 +333,8 @@ struct Run {
 
 /// Computed torque with `m` on the plant along `motion`, from session time `session` on
 /// (wear), the object held or not.
-Run run(InverseModel& m, const Arm& cad, Plant& plant, const Motion& motion, double session, bool with_object,
-        std::uint32_t seed) {
+Run run(InverseModel& m, const Arm& cad, Plant& plant, const Motion& motion, double session,
+        bool with_object, std::uint32_t seed) {
   const double wc = 15.0, kp = wc * wc, kd = 2 * wc;
   std::mt19937 gen(seed);
   std::normal_distribution<double> sensor(0.0, kTorqueStd);
@@ -352,9 +352,8 @@ Run run(InverseModel& m, const Arm& cad, Plant& plant, const Motion& motion, dou
     const double wear = 1.0 + kWearPerSecond * (session + t);
     const Vector q = x.head<7>(), qd = xd.head<7>();
     const auto d = motion.at(t);
-    // Feedback on the motor encoders (collocated: the springs inside the loop cannot
-    // destabilise it; fed back on the link side through the springs this loop rang up and
-    // diverged), the model at the link state.
+    // Feedback on the motor encoders (collocated, so the springs cannot destabilise it; at
+    // this gain, link-side feedback through the springs rings up), the model at the link state.
     const Vector u = d.qdd + kd * (d.qd - xd.tail<7>()) + kp * (d.q - x.tail<7>());
     const Vector tau = m.torque(q, qd, u);
     // The tick's measured acceleration: the plant's, under this torque.
