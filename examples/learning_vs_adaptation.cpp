@@ -164,7 +164,7 @@ struct Plant {
 /// the incremental sparse GPs for inverse dynamics: D. Nguyen-Tuong, M. Seeger, J. Peters,
 /// "Model learning with local Gaussian process regression", Advanced Robotics 23 (2009); A.
 /// Gijsberts, G. Metta, Neural Networks 41 (2013) 59-69), then one Cholesky solve. Prediction:
-/// O(m (14 + 7)) per tick with a fixed m, allocation-free. Far from Z, k_Z(x) -> 0 and the
+/// O(m (14 + 7)) per tick with a fixed m. Far from Z, k_Z(x) -> 0 and the
 /// prediction returns to the prior mean, zero: the rigid model.
 class SparseGp {
  public:
