@@ -2,8 +2,8 @@
 // differences, the flatness inverse against the closed form of one elastic link and against a
 // forward simulation it drives, the free oscillation of one elastic link in closed form,
 // K -> infinity converging to the rigid model with the rotors as armature, energy balance with
-// the springs' potential, and the boundary errors. Two chain types: the built-in iiwa and the
-// one-link arm.
+// the springs' potential, rigid joints (stiffness +inf) among elastic ones, and the boundary
+// errors. Two chain types: the built-in iiwa and the one-link arm.
 #include "support/test_support.hpp"
 
 #include <chaindyn/closed_form/one_link_arm.hpp>
@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -299,6 +300,61 @@ TEST_CASE("elastic_energy: conserved without damping, dissipated by the spring d
       CHECK(std::abs(previous - e0 + dissipated) < 2e-3 * dissipated);
     }
   }
+}
+
+TEST_CASE("ElasticJoints: a rigid joint (stiffness +inf) takes its motor torque; the flatness "
+          "inverse drives the forward dynamics of a mixed arm; its energy is conserved",
+          "[elastic]") {
+  const ElasticArm arm = robots::kuka_iiwa();
+  const ElasticSines s = elastic_sines();
+  const double inf = std::numeric_limits<double>::infinity();
+  ElasticData<ElasticArm> data(arm);
+  // every joint rigid: the rigid robot
+  const ElasticJoints<ElasticArm> rigid(arm, ElasticVec::Constant(inf), ElasticVec::Zero(),
+                                        ElasticVec::Zero());
+  const ElasticVec q = s.d(0, 0.2), qd = s.d(1, 0.2), tau = s.d(2, 0.2) * 10.0;
+  elastic_forward_dynamics(arm, rigid, data, q, qd, q, qd, tau);
+  CHECK(data.qdd == aba(arm, q, qd, tau));
+  CHECK(data.thetadd == data.qdd);
+  // joints 1 and 4 rigid, the others elastic with D = 0: the motor torque of the flatness
+  // inverse, fed to the forward dynamics at the motor state it gives, yields the link
+  // acceleration back
+  ElasticJoints<ElasticArm> mixed = elastic_iiwa(arm, 1.0, 0.0);
+  for (const Eigen::Index j : {1, 4}) {
+    mixed.stiffness[j] = inf;
+    mixed.rotor_inertia[j] = 0.0;
+  }
+  REQUIRE(mixed.rigid(1));
+  REQUIRE(!mixed.rigid(0));
+  const double t = 0.35;
+  elastic_inverse_dynamics(arm, mixed, data, s.d(0, t), s.d(1, t), s.d(2, t), s.d(3, t),
+                           s.d(4, t), ElasticVec::Zero());
+  const ElasticVec theta = data.theta, thetad = data.thetad, thetadd = data.thetadd,
+                   tau_m = data.tau_m;
+  CHECK(theta[1] == s.d(0, t)[1]);
+  CHECK(std::abs(tau_m[4] - rnea(arm, s.d(0, t), s.d(1, t), s.d(2, t))[4]) < 1e-11);
+  elastic_forward_dynamics(arm, mixed, data, s.d(0, t), s.d(1, t), theta, thetad, tau_m);
+  CHECK(test::relative_error(data.qdd, s.d(2, t)) < 1e-9);
+  CHECK(test::relative_error(data.thetadd, thetadd) < 1e-9);
+  // the mixed arm's energy (springs and rotors of the elastic joints only) under no torque
+  IntegrationOptions<double> options;
+  options.rtol = options.atol = 1e-10;
+  options.output_interval = 0.01;
+  const ElasticVec theta0 = s.d(0, 0) + ElasticVec::Constant(0.01);
+  const auto r = simulate_elastic(arm, mixed, s.d(0, 0), s.d(1, 0), theta0, ElasticVec::Zero(),
+                                  ZeroMotorTorque{}, 0.05, options);
+  const double e0 = elastic_energy(arm, mixed, data, r.q[0], r.qd[0], r.theta[0], r.thetad[0]);
+  double worst = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    worst = std::max(worst, std::abs(elastic_energy(arm, mixed, data, r.q[i], r.qd[i],
+                                                    r.theta[i], r.thetad[i]) - e0));
+    CHECK(r.theta[i][1] == r.q[i][1]);  // the rigid joints' motors move with their links
+  }
+  CHECK(worst < 1e-6 * std::abs(e0));
+  // a rigid joint carries no spring damping or rotor of its own
+  CHECK_THROWS_AS(ElasticJoints<ElasticArm>(arm, ElasticVec::Constant(inf), ElasticVec::Zero(),
+                                            ElasticVec::Constant(0.1)),
+                  ModelError);
 }
 
 TEST_CASE("ElasticJoints: bad parameters and arguments are refused", "[elastic]") {

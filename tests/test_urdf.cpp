@@ -1789,8 +1789,8 @@ std::string elastic_iiwa(int skip = -1, const std::string& stiffness_of_3 = "") 
 
 }  // namespace
 
-TEST_CASE("urdf::load_elastic: <chaindyn:elastic> gives each joint's spring by joint name; a "
-          "joint without one, a bad value and a model of another file are refused by name",
+TEST_CASE("urdf::load_elastic: <chaindyn:elastic> gives each joint's spring by joint name, a "
+          "joint without one is rigid; a bad value and a model of another file are refused by name",
           "[urdf][elastic]") {
   const std::string xml = elastic_iiwa();
   const ChainX<double> any = urdf::parse_any(xml);
@@ -1810,10 +1810,13 @@ TEST_CASE("urdf::load_elastic: <chaindyn:elastic> gives each joint's spring by j
                        rnea(urdf::parse_any(read_text(data_dir + "/iiwa14_no_collision.urdf")),
                             Eigen::VectorXd::Constant(7, 0.2), Eigen::VectorXd::Zero(7),
                             Eigen::VectorXd::Zero(7))) == 0.0);
-  const std::string missing = elastic_iiwa(2);
-  expect_parse_error([&] { urdf::parse_elastic(missing, any); },
-                     line_of(missing, "<joint name=\"iiwa_joint_3\""),
-                     {"joint 'iiwa_joint_3'", "has no <chaindyn:elastic"});
+  // a joint without the element is rigid
+  const ElasticJoints<ChainX<double>> mixed = urdf::parse_elastic(elastic_iiwa(2), any);
+  CHECK(mixed.rigid(2));
+  CHECK(!mixed.rigid(1));
+  CHECK(mixed.damping[2] == 0.0);
+  CHECK(mixed.rotor_inertia[2] == 0.0);
+  CHECK(mixed.stiffness[3] == 4000.0);
   const std::string bad = elastic_iiwa(-1, "-5");
   expect_parse_error([&] { urdf::parse_elastic(bad, any); },
                      line_of(bad, "<chaindyn:elastic stiffness=\"-5\""),

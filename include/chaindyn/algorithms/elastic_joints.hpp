@@ -48,13 +48,16 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace chaindyn {
 
 /// The per-joint parameters of Spong's elastic-joint model, attached to a model: stiffness K
 /// (N m/rad or N/m, > 0), spring damping D (N m s/rad, >= 0) and rotor inertia B reflected to
-/// the joint (kg m^2, > 0). Every joint of the model is elastic. Construction validates and
-/// throws ModelError naming the joint and the value.
+/// the joint (kg m^2, > 0). A joint with K = +infinity is rigid: its motor drives the link
+/// directly (theta = q, the motor torque is the joint torque), D and B must be 0 there, and its
+/// rotor inertia belongs in the model's armature (Link::dynamics.armature), as on a rigid
+/// robot. Construction validates and throws ModelError naming the joint and the value.
 template <typename Model>
 struct ElasticJoints {
   using Scalar = typename Model::Scalar;
@@ -75,9 +78,17 @@ struct ElasticJoints {
     for (Eigen::Index i = 0; i < n; ++i) {
       using std::isfinite;
       const double k = double(stiffness[i]), d = double(damping[i]), b = double(rotor_inertia[i]);
+      if (k == std::numeric_limits<double>::infinity()) {
+        if (d != 0.0 || b != 0.0) {
+          detail::throw_model_error("ElasticJoints: joint ", i, " is rigid (stiffness +inf): its "
+                                    "damping and rotor inertia must be 0 (given ", d, ", ", b,
+                                    "; a rigid joint's rotor inertia is the model's armature)");
+        }
+        continue;
+      }
       if (!(isfinite(k) && k > 0)) {
         detail::throw_model_error("ElasticJoints: joint ", i, ": stiffness ", k,
-                                  " is not finite and positive");
+                                  " is not positive (finite, or +inf for a rigid joint)");
       }
       if (!(isfinite(d) && d >= 0)) {
         detail::throw_model_error("ElasticJoints: joint ", i, ": damping ", d,
@@ -89,6 +100,10 @@ struct ElasticJoints {
       }
     }
   }
+  /// Whether joint i is rigid (stiffness +infinity).
+  bool rigid(Eigen::Index i) const noexcept {
+    return double(stiffness[i]) == std::numeric_limits<double>::infinity();
+  }
   /// The same K, D and B on every joint.
   static ElasticJoints uniform(const Model& model, const Scalar& k, const Scalar& d,
                                const Scalar& b) {
@@ -97,10 +112,16 @@ struct ElasticJoints {
                          Vector::Constant(n, b));
   }
 
-  /// The spring torque on the links, K (theta - q) + D (thetad - qd).
+  /// The spring torque on the links, K (theta - q) + D (thetad - qd) (elastic joints only:
+  /// 0 on a rigid joint, whose torque is the motor's).
   template <typename V>
   Vector spring_torque(const V& q, const V& qd, const V& theta, const V& thetad) const {
-    return stiffness.cwiseProduct(theta - q) + damping.cwiseProduct(thetad - qd);
+    Vector out(q.size());
+    for (Eigen::Index i = 0; i < q.size(); ++i) {
+      out[i] = rigid(i) ? Scalar(0)
+                        : stiffness[i] * (theta[i] - q[i]) + damping[i] * (thetad[i] - qd[i]);
+    }
+    return out;
   }
 };
 
@@ -250,8 +271,10 @@ void check_elastic(const char* function, const Model& model, const ElasticJoints
 /// Forward dynamics of the elastic-joint model (file comment): the spring torque
 /// sigma = K (theta - q) + D (thetad - qd) drives the links, qdd = aba(q, qd, sigma) (with the
 /// model's gravity, joint friction and armature), and the motors, thetadd = B^-1 (tau_m - sigma).
-/// O(n). Fills data.spring, data.qdd, data.thetadd. Allocation-free; noexcept on a
-/// compile-time chain (a ChainX's sizes are checked: ArgumentError).
+/// A rigid joint (K = +inf) takes its motor torque, sigma_i = tau_m_i, and its motor moves with
+/// the link, thetadd_i = qdd_i. O(n). Fills data.spring, data.qdd, data.thetadd.
+/// Allocation-free; noexcept on a compile-time chain (a ChainX's sizes are checked:
+/// ArgumentError).
 template <typename Model>
 void elastic_forward_dynamics(const Model& model, const ElasticJoints<Model>& elastic,
                               ElasticData<Model>& data, const typename Model::Vector& q,
@@ -261,11 +284,19 @@ void elastic_forward_dynamics(const Model& model, const ElasticJoints<Model>& el
                               const typename Model::Vector& tau_m)
     noexcept(!detail::checks_sizes<Model>) {
   detail::check_elastic("elastic_forward_dynamics", model, elastic, data);
-  data.spring = elastic.stiffness.cwiseProduct(theta - q);
-  data.spring += elastic.damping.cwiseProduct(thetad - qd);
+  const Eigen::Index n = q.size();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    data.spring[i] = elastic.rigid(i) ? tau_m[i]
+                                      : elastic.stiffness[i] * (theta[i] - q[i]) +
+                                            elastic.damping[i] * (thetad[i] - qd[i]);
+  }
   aba(model, data.link, q, qd, data.spring);
   data.qdd = data.link.qdd;
-  data.thetadd = (tau_m - data.spring).cwiseQuotient(elastic.rotor_inertia);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    data.thetadd[i] = elastic.rigid(i)
+                          ? data.qdd[i]
+                          : (tau_m[i] - data.spring[i]) / elastic.rotor_inertia[i];
+  }
 }
 
 /// tau_L = rnea(q, qd, qdd) (the model's joint friction and armature included) and its first
@@ -292,7 +323,8 @@ void link_torque_derivatives(const Model& model, ElasticData<Model>& data,
 /// derivatives). Exact for every joint with D = 0. A joint with D > 0 needs its deflection
 /// e = theta - q (`deflection`, the state of K e + D edot = tau_L): its data.theta is q + e,
 /// data.thetad = qd + edot with edot = D^-1 (tau_L - K e), thetadd = qdd + D^-1 (d/dt tau_L -
-/// K edot). O(n); allocation-free; noexcept on a compile-time chain.
+/// K edot). A rigid joint (K = +inf): theta = q and tau_m = tau_L. O(n); allocation-free;
+/// noexcept on a compile-time chain.
 template <typename Model>
 void elastic_inverse_dynamics(const Model& model, const ElasticJoints<Model>& elastic,
                               ElasticData<Model>& data, const typename Model::Vector& q,
@@ -307,6 +339,13 @@ void elastic_inverse_dynamics(const Model& model, const ElasticJoints<Model>& el
   const Eigen::Index n = q.size();
   for (Eigen::Index i = 0; i < n; ++i) {
     const Scalar k = elastic.stiffness[i], d = elastic.damping[i];
+    if (elastic.rigid(i)) {
+      data.theta[i] = q[i];
+      data.thetad[i] = qd[i];
+      data.thetadd[i] = qdd[i];
+      data.tau_m[i] = data.tau_link[i];
+      continue;
+    }
     Scalar e, ed, edd;
     if (d == Scalar(0)) {
       // K e = tau_L and its two derivatives                         (Spong 1987, eq. (29))
@@ -379,7 +418,8 @@ ElasticInverse<typename Model::Vector> elastic_inverse_dynamics(
 
 /// The total energy of the elastic-joint model: the links' kinetic and potential energy, the
 /// rotors' kinetic energy 1/2 thetad^T B thetad and the springs' 1/2 (theta - q)^T K (theta - q)
-/// (Spong 1987, eqs. (3)-(5)). Without friction, damping and motor torque it is constant; in
+/// (Spong 1987, eqs. (3)-(5)); a rigid joint has neither (its rotor is the model's armature,
+/// in the links' kinetic energy). Without friction, damping and motor torque it is constant; in
 /// general d/dt E = tau_m^T thetad - (thetad - qd)^T D (thetad - qd) - qd^T f(qd).
 template <typename Model>
 typename Model::Scalar elastic_energy(const Model& model, const ElasticJoints<Model>& elastic,
@@ -388,10 +428,14 @@ typename Model::Scalar elastic_energy(const Model& model, const ElasticJoints<Mo
                                       const typename Model::Vector& theta,
                                       const typename Model::Vector& thetad) {
   using Scalar = typename Model::Scalar;
-  const typename Model::Vector e = theta - q;
+  Scalar motors(0);
+  for (Eigen::Index i = 0; i < q.size(); ++i) {
+    if (elastic.rigid(i)) continue;
+    const Scalar e = theta[i] - q[i];
+    motors += elastic.rotor_inertia[i] * thetad[i] * thetad[i] + elastic.stiffness[i] * e * e;
+  }
   return kinetic_energy(model, data.link, q, qd) + potential_energy(model, data.link, q) +
-         Scalar(0.5) * thetad.dot(elastic.rotor_inertia.cwiseProduct(thetad)) +
-         Scalar(0.5) * e.dot(elastic.stiffness.cwiseProduct(e));
+         Scalar(0.5) * motors;
 }
 
 }  // namespace chaindyn

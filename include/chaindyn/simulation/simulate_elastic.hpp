@@ -40,7 +40,8 @@ using ElasticStateVector =
 
 /// Simulates the elastic-joint model from (q0, qd0, theta0, thetad0) at t = 0 to t_end under
 /// tau_m = controller(t, q, qd, theta, thetad) (any callable returning a Model::Vector: the
-/// motor torques), forward dynamics by elastic_forward_dynamics. The integrator sees the
+/// motor torques), forward dynamics by elastic_forward_dynamics. A rigid joint's theta0 and
+/// thetad0 are taken as its q0 and qd0. The integrator sees the
 /// second-order system in (q; theta). Streams every sample (as simulate(): t = 0, each step or
 /// output time, t = t_end) to on_sample(const ElasticSample<Model::Vector>&). Allocates its
 /// workspace once, nothing per step (the controller and on_sample permitting). Throws
@@ -108,6 +109,12 @@ IntegrationStats simulate_elastic(const Model& model, const ElasticJoints<Model>
   State x0(2 * n), xd0(2 * n);
   x0 << q0, theta0;
   xd0 << qd0, thetad0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (elastic.rigid(i)) {  // a rigid joint's motor moves with its link
+      x0[n + i] = q0[i];
+      xd0[n + i] = qd0[i];
+    }
+  }
   return detail::integrate_with(eval, x0, xd0, t_end, options, emit);
 }
 

@@ -7,7 +7,8 @@
 ///     </joint>
 ///
 /// stiffness K (N m/rad or N/m, required, > 0), damping D (N m s/rad, optional, default 0,
-/// >= 0), rotor_inertia B reflected to the joint (kg m^2 or kg, required, > 0). URDF tools
+/// >= 0), rotor_inertia B reflected to the joint (kg m^2 or kg, required, > 0); a joint without
+/// the element is rigid (its rotor inertia, if any, is the model's armature). URDF tools
 /// ignore elements they do not know (the `chaindyn:` prefix keeps it apart, as Drake's
 /// `drake:` elements). urdf::load_elastic reads them for a model loaded from the same file,
 /// matching the model's joints by name (Link::joint_name). docs/elastic_joints.md.
@@ -19,16 +20,16 @@
 #include "chaindyn/urdf/error.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 
 namespace chaindyn::urdf {
 
 /// The ElasticJoints of `model` (loaded from this URDF text: load, load_any, load_tree) from the
-/// `<chaindyn:elastic>` element of each of its joints, found by name (Link::joint_name). Every
-/// joint of the model must have one (ElasticJoints makes every joint elastic). Throws
-/// ParseError naming the joint (a joint the file does not have, one without the element, a
-/// value out of range).
+/// `<chaindyn:elastic>` element of each of its joints, found by name (Link::joint_name); a
+/// joint without one is rigid (stiffness +inf: ElasticJoints). Throws ParseError naming the
+/// joint (a joint the file does not have, a value out of range).
 template <typename Model>
 ElasticJoints<Model> parse_elastic(std::string_view xml, const Model& model) {
   using Vector = typename Model::Vector;
@@ -51,9 +52,11 @@ ElasticJoints<Model> parse_elastic(std::string_view xml, const Model& model) {
     }
     const detail::Place at{detail::quoted("joint", jr->name),
                            jr->elastic_line > 0 ? jr->elastic_line : jr->line};
-    if (jr->elastic_line == 0) {
-      detail::fail(at, "has no <chaindyn:elastic stiffness=\"...\" rotor_inertia=\"...\"/>: "
-                   "every joint of an elastic-joint model is elastic");
+    if (jr->elastic_line == 0) {  // a rigid joint
+      k[i] = Scalar(std::numeric_limits<double>::infinity());
+      damping[i] = Scalar(0);
+      b[i] = Scalar(0);
+      continue;
     }
     if (!(jr->elastic_stiffness > 0.0)) {
       detail::fail(at, "<chaindyn:elastic> stiffness ", jr->elastic_stiffness,
