@@ -519,7 +519,7 @@ struct Data<FloatingBase<Tree, BaseJoint>> {
   Inertia<Scalar> Ic0;             ///< the whole system's inertia in base coordinates (crba,
                                    ///< rnea_free_base, centroidal_momentum)
   TangentVector tau;               ///< generalized forces (rnea, rnea_free_base, nonlinear
-                                   ///< effects, gravity_torques): [base wrench; tau_tree]
+                                   ///< effects, gravity_torques): [base forces; tau_tree]
   TangentVector a;                 ///< generalized accelerations (aba, forward_dynamics_crba,
                                    ///< rnea_free_base): [base acceleration; qdd]
   Matrix M;                        ///< the mass matrix, nv x nv (crba)
