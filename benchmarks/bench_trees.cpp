@@ -9,6 +9,9 @@
 //   floating_iiwa/...  FloatingBase<KukaIiwa>: the iiwa on a free-flying base (docs/floating_base.md)
 //   six_more_iiwa/...  the same robot on a fixed base with six more joints (prismatic x, y, z,
 //                revolute z, y, x, then the iiwa's seven): what a floating base replaces
+//   planar_iiwa/...  PlanarBaseRobot<KukaIiwa>: the iiwa on a planar base (x, y, yaw)
+//   three_more_iiwa/...  the same robot on a fixed base with three more joints (prismatic x,
+//                y, revolute z): what a planar base replaces
 #include "bench_common.hpp"
 
 #include <chaindyn/algorithms/floating_base.hpp>
@@ -80,30 +83,38 @@ template <typename... J>
 struct SixMore<Chain<double, J...>> {
   using type = Chain<double, PrismaticX, PrismaticY, PrismaticZ, RevoluteZ, RevoluteY, RevoluteX, J...>;
 };
+template <typename Arm>
+struct ThreeMore;
+template <typename... J>
+struct ThreeMore<Chain<double, J...>> {
+  using type = Chain<double, PrismaticX, PrismaticY, RevoluteZ, J...>;
+};
 using Iiwa = robots::KukaIiwa<double>;
 using Floating = FloatingBase<Iiwa>;
+using Planar = PlanarBaseRobot<Iiwa>;
 
-/// rnea, crba, aba of the floating-base iiwa over kStates random states.
+/// rnea, crba, aba of the iiwa on a moving base (Floating, Planar) over kStates random states.
+template <typename Model>
 struct FloatingFixture {
   FloatingFixture(const Link<double>& body)
-      : model(std::make_unique<const Floating>(body, robots::kuka_iiwa())),
-        data(std::make_unique<Data<Floating>>()) {
+      : model(std::make_unique<const Model>(body, robots::kuka_iiwa())),
+        data(std::make_unique<Data<Model>>()) {
     std::mt19937 gen(test::kSeed);
     for (std::size_t k = 0; k < kStates; ++k) {
       q.push_back(random_configuration(*model, gen));
-      v.push_back(test::random_state<Floating::TangentVector>(gen, 2.0, Floating::nv));
-      x.push_back(test::random_state<Floating::TangentVector>(gen, 5.0, Floating::nv));
+      v.push_back(test::random_state<typename Model::TangentVector>(gen, 2.0, Model::nv));
+      x.push_back(test::random_state<typename Model::TangentVector>(gen, 5.0, Model::nv));
     }
   }
-  std::unique_ptr<const Floating> model;
-  std::unique_ptr<Data<Floating>> data;
-  std::vector<Floating::ConfigVector> q;
-  std::vector<Floating::TangentVector> v, x;
+  std::unique_ptr<const Model> model;
+  std::unique_ptr<Data<Model>> data;
+  std::vector<typename Model::ConfigVector> q;
+  std::vector<typename Model::TangentVector> v, x;
 };
 
-template <int kAlgorithm>
-void bm_floating(benchmark::State& state, const FloatingFixture* f) {
-  Data<Floating>* data = f->data.get();
+template <int kAlgorithm, typename Model>
+void bm_floating(benchmark::State& state, const FloatingFixture<Model>* f) {
+  Data<Model>* data = f->data.get();
   benchmark::DoNotOptimize(data);
   std::size_t k = 0;
   for (auto _ : state) {
@@ -127,10 +138,10 @@ const bool registered = [] {
   Link<double> body;  // a 150 kg satellite
   body.mass = 150.0;
   body.inertia = Eigen::Vector3d(30.0, 30.0, 36.0).asDiagonal();
-  static const FloatingFixture floating(body);
-  benchmark::RegisterBenchmark("floating_iiwa/rnea", &bm_floating<0>, &floating);
-  benchmark::RegisterBenchmark("floating_iiwa/crba", &bm_floating<1>, &floating);
-  benchmark::RegisterBenchmark("floating_iiwa/aba", &bm_floating<2>, &floating);
+  static const FloatingFixture<Floating> floating(body);
+  benchmark::RegisterBenchmark("floating_iiwa/rnea", &bm_floating<0, Floating>, &floating);
+  benchmark::RegisterBenchmark("floating_iiwa/crba", &bm_floating<1, Floating>, &floating);
+  benchmark::RegisterBenchmark("floating_iiwa/aba", &bm_floating<2, Floating>, &floating);
   using SixMoreIiwa = SixMore<Iiwa>::type;
   std::vector<Link<double>> links(6);
   links[5].mass = body.mass;
@@ -145,6 +156,27 @@ const bool registered = [] {
   add(Rnea{}, "rnea");
   add(Crba{}, "crba");
   add(Aba{}, "aba");
+  // the iiwa on a 40 kg wheeled base, and on three more joints instead
+  Link<double> cart;
+  cart.mass = 40.0;
+  cart.inertia = Eigen::Vector3d(1.4, 2.2, 2.5).asDiagonal();
+  static const FloatingFixture<Planar> planar(cart);
+  benchmark::RegisterBenchmark("planar_iiwa/rnea", &bm_floating<0, Planar>, &planar);
+  benchmark::RegisterBenchmark("planar_iiwa/crba", &bm_floating<1, Planar>, &planar);
+  benchmark::RegisterBenchmark("planar_iiwa/aba", &bm_floating<2, Planar>, &planar);
+  using ThreeMoreIiwa = ThreeMore<Iiwa>::type;
+  std::vector<Link<double>> three(3);
+  three[2].mass = cart.mass;
+  three[2].inertia = cart.inertia;
+  three.insert(three.end(), arm.links().begin(), arm.links().end());
+  static const Fixture<ThreeMoreIiwa> three_more{ThreeMoreIiwa(three)};
+  const auto add3 = [&](auto algorithm, const char* name) {
+    benchmark::RegisterBenchmark((std::string("three_more_iiwa/") + name).c_str(),
+                                 &bm<decltype(algorithm), ThreeMoreIiwa>, &three_more);
+  };
+  add3(Rnea{}, "rnea");
+  add3(Crba{}, "crba");
+  add3(Aba{}, "aba");
   return true;
 }();
 

@@ -6,7 +6,12 @@
 // 1/2 v^T M v = T, crba + Cholesky against aba, A_G v against the body-by-body centroidal
 // momentum, Jacobians against finite differences on the manifold; momentum conserved in free
 // fall (no gravity) under RK4 on the manifold; the regressor times the parameters against rnea;
-// typed errors for bad input.
+// typed errors for bad input. The planar base
+// (PlanarBaseRobot<Tree>): SE(2)'s integrate / difference against the closed-form arc; rnea,
+// crba, aba, gravity, energies and the Jacobian against the same robot on prismatic x,
+// prismatic y and revolute z joints in a row (exact maps: its body velocity is R^T (xd, yd));
+// the base held still giving the fixed-base tree's numbers; aba o rnea, crba + Cholesky,
+// 1/2 v^T M v = T, A_G v; RK4 conserving energy and the momentum the ground cannot change.
 #include "support/test_support.hpp"
 
 #include <chaindyn/algorithms/floating_base.hpp>
@@ -26,6 +31,7 @@ using FloatTree = Tree<double, Parents<-1, 0, 1, 1, 3, 0, 5>, RevoluteZ, Revolut
                        Prismatic, Revolute, RevoluteX, Revolute>;
 using FloatFixed = FloatingBase<FloatTree>;
 using FloatAny = FloatingBase<TreeX<double>>;
+using PlanarAny = PlanarBaseRobot<TreeX<double>>;
 
 Link<double> base_body(std::mt19937& gen) {
   Link<double> body;
@@ -378,7 +384,8 @@ TEST_CASE("floating base: bad input gets a typed error") {
   CHECK_NOTHROW(rnea(model, data, q, v, v));
 }
 
-TEST_CASE("floating base: the regressor times the base's and the links' parameters is rnea") {
+TEST_CASE("floating base: the regressor times the base's and the links' parameters is rnea (a "
+          "free-flyer and a planar base)") {
   std::mt19937 gen(test::kSeed + 901);
   const auto check = [&](const auto& model) {
     using Model = std::decay_t<decltype(model)>;
@@ -387,14 +394,15 @@ TEST_CASE("floating base: the regressor times the base's and the links' paramete
     const typename Model::ConfigVector q = random_configuration(model, gen);
     const typename Model::TangentVector v = random_tangent(model, gen);
     const typename Model::TangentVector a = random_tangent(model, gen);
-    const FloatingRegressorMatrix<Tree> Y = regressor(model, q, v, a);
-    REQUIRE(Y.rows() == 6 + n);
+    constexpr int nb = Model::Base::nv;
+    const FloatingRegressorMatrix<Tree, typename Model::Base> Y = regressor(model, q, v, a);
+    REQUIRE(Y.rows() == nb + n);
     REQUIRE(Y.cols() == 10 * (n + 1));
     // the joints' damping, friction and armature are not inertial parameters: the fixed-base
     // tree's rnea minus its (separately tested) regressor gives them
     const typename Tree::Vector qd = v.tail(n), qdd = a.tail(n);
     const typename Tree::Vector q_tree = q.tail(n);
-    Eigen::VectorXd joint_terms = Eigen::VectorXd::Zero(6 + n);
+    Eigen::VectorXd joint_terms = Eigen::VectorXd::Zero(nb + n);
     joint_terms.tail(n) = rnea(model.tree(), q_tree, qd, qdd) -
                           regressor(model.tree(), q_tree, qd, qdd) *
                               inertial_parameters(model.tree());
@@ -402,16 +410,200 @@ TEST_CASE("floating base: the regressor times the base's and the links' paramete
     CHECK(relative_error(Eigen::VectorXd(Y * inertial_parameters(model) + joint_terms), tau) <
           1e-12);
     // the base body's columns reach the base's rows only
-    CHECK(Y.block(6, 0, n, 10).norm() == 0.0);
+    CHECK(Y.block(nb, 0, n, 10).norm() == 0.0);
   };
   for (int trial = 0; trial < 3; ++trial) {
     check(random_fixed(gen));
     check(FloatAny(base_body(gen), TreeX<double>(random_tree_links(gen), tree_kinds(),
                                                   kFloatParents)));
+    check(PlanarAny(base_body(gen), TreeX<double>(random_tree_links(gen), tree_kinds(),
+                                                   kFloatParents)));
   }
   // checked arguments
   const FloatAny any(base_body(gen), TreeX<double>(random_tree_links(gen), tree_kinds(),
                                                     kFloatParents));
   const Eigen::VectorXd q = any.neutral(), v = Eigen::VectorXd::Zero(any.nv_size());
   CHECK_THROWS_AS(regressor(any, q, v, Eigen::VectorXd::Zero(3)), ArgumentError);
+}
+
+namespace {
+
+// The base's planar rotation R(yaw) and the map T = blkdiag(R, 1, 1_n) from the planar base's
+// velocity [v_x; v_y; omega; qd] to the rates of the prismatic x, prismatic y, revolute z
+// joints in a row ([xd; yd; yawd; qd]).
+Eigen::MatrixXd planar_map(double yaw, Eigen::Index nv) {
+  Eigen::MatrixXd t = Eigen::MatrixXd::Identity(nv, nv);
+  t.topLeftCorner<2, 2>() << std::cos(yaw), -std::sin(yaw), std::sin(yaw), std::cos(yaw);
+  return t;
+}
+
+PlanarAny random_planar(std::mt19937& gen) {
+  return PlanarAny(base_body(gen), TreeX<double>(random_tree_links(gen), tree_kinds(), kFloatParents));
+}
+
+}  // namespace
+
+TEST_CASE("planar base: integrate and difference on SE(2) (the exact arc, the shorter turn)") {
+  std::mt19937 gen(test::kSeed + 7);
+  const PlanarAny model = random_planar(gen);
+  CHECK(model.neutral().norm() == 0.0);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Eigen::VectorXd q0 = random_configuration(model, gen, 3.0);
+    Eigen::VectorXd v = random_tangent(model, gen);
+    if (trial == 0) v[2] = 0.0;    // a straight line
+    if (trial == 1) v[2] = 1e-9;   // the series branch
+    if (trial == 2) v[2] = 2.5;    // past pi in one step
+    const double dt = test::uniform(gen, 0.1, 1.5);
+    const Eigen::VectorXd q1 = integrate(model, q0, v, dt);
+    CHECK(q1[2] == q0[2] + dt * v[2]);  // yaw is not wrapped by integrate
+    if (std::abs(v[2] * dt) < 3.0) CHECK(relative_error(difference(model, q0, q1), (dt * v).eval()) < 1e-12);
+    // integrate o difference: the same pose (yaw up to a whole turn), the same joints
+    const Eigen::VectorXd back = integrate(model, q0, difference(model, q0, q1), 1.0);
+    CHECK(relative_error(back.head<2>(), q1.head<2>()) < 1e-12);
+    CHECK(std::abs(std::remainder(back[2] - q1[2], 2 * test::kPi)) < 1e-12);
+    CHECK(relative_error(back.tail(5), q1.tail(5)) < 1e-15);
+    CHECK(std::abs(difference(model, q0, q1)[2]) <= test::kPi);
+    CHECK(difference(model, q0, q0).norm() == 0.0);
+    // the exact arc: the base turns at the constant rate omega while moving with the constant
+    // body velocity (v_x, v_y), so its origin moves with R(yaw0 + omega t) (v_x, v_y):
+    // integrated in closed form, p1 - p0 = [sin(yaw) - sin(yaw0), cos(yaw0) - cos(yaw); ...]
+    const double w = v[2] * dt, y0 = q0[2], y1 = y0 + w;
+    if (std::abs(w) > 1e-3) {
+      const double cx = (std::sin(y1) - std::sin(y0)) / v[2], cy = (std::cos(y0) - std::cos(y1)) / v[2];
+      const Eigen::Vector2d moved(cx * v[0] - cy * v[1], cy * v[0] + cx * v[1]);
+      CHECK(relative_error((q1.head<2>() - q0.head<2>()).eval(), moved) < 1e-12);
+    }
+  }
+  // a quarter circle of radius 2 / pi: forward at 1 m/s, turning 90 degrees in one second
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(model.nv_size());
+  v[0] = 1.0;
+  v[2] = test::kPi / 2;
+  const Eigen::VectorXd q = integrate(model, model.neutral(), v, 1.0);
+  CHECK(relative_error(q.head<3>(), Eigen::Vector3d(2 / test::kPi, 2 / test::kPi, test::kPi / 2)) < 1e-15);
+  // normalize wraps yaw into [-pi, pi), the same pose
+  Eigen::VectorXd turned = q;
+  turned[2] = 7.5;
+  normalize(model, turned);
+  CHECK(std::abs(turned[2] - (7.5 - 2 * test::kPi)) < 1e-15);
+  const Eigen::VectorXd r = random_configuration(model, gen, 2.0);
+  CHECK(r.head<2>().cwiseAbs().maxCoeff() <= 2.0);
+  CHECK(std::abs(r[2]) <= test::kPi);
+  turned[2] = std::nan("");
+  CHECK_THROWS_AS(normalize(model, turned), ArgumentError);
+}
+
+TEST_CASE("planar base: agrees with prismatic x, prismatic y, revolute z in a row; held still, the fixed-base tree") {
+  std::mt19937 gen(test::kSeed + 8);
+  const Link<double> body = base_body(gen);
+  const std::vector<Link<double>> links = random_tree_links(gen);
+  const PlanarAny model(body, TreeX<double>(links, tree_kinds(), kFloatParents));
+  // the same robot on a fixed base: x, y, yaw joints, the base body as the third link
+  std::vector<Link<double>> three(3);
+  std::vector<JointKind> kinds = {JointKind::prismatic, JointKind::prismatic, JointKind::revolute};
+  std::vector<std::size_t> parents = {no_parent, 0, 1};
+  three[0].axis = Eigen::Vector3d::UnitX();
+  three[1].axis = Eigen::Vector3d::UnitY();
+  three[2].axis = Eigen::Vector3d::UnitZ();
+  three[2].mass = body.mass;
+  three[2].com = body.com;
+  three[2].inertia = body.inertia;
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    three.push_back(links[i]);
+    kinds.push_back(tree_kinds()[i]);
+    parents.push_back(kFloatParents[i] == no_parent ? 2 : kFloatParents[i] + 3);
+  }
+  const TreeX<double> chain3(three, kinds, parents);
+  const Eigen::Index nv = 8;
+  Data<PlanarAny> data(model);
+  Data<TreeX<double>> chain_data(chain3);
+  for (int trial = 0; trial < 4; ++trial) {
+    const Eigen::VectorXd q = random_configuration(model, gen, 2.0);  // the chain's q too
+    const Eigen::VectorXd v = random_tangent(model, gen), a = random_tangent(model, gen);
+    const Eigen::MatrixXd t = planar_map(q[2], nv);
+    // the chain's rates: (xd, yd) = R (v_x, v_y); (xdd, ydd) = R ((vd_x, vd_y) + omega J v)
+    const Eigen::VectorXd qd3 = t * v;
+    Eigen::VectorXd qdd3 = t * a;
+    qdd3.head<2>() += t.topLeftCorner<2, 2>() * Eigen::Vector2d(-v[2] * v[1], v[2] * v[0]);
+    // M = T^T M3 T; rnea: the same power, tau3 = T^-T tau = T tau
+    const Eigen::MatrixXd m = crba(model, q);
+    CHECK(relative_error((t.transpose() * crba(chain3, q) * t).eval(), m) < 1e-12);
+    const Eigen::VectorXd tau = rnea(model, q, v, a);
+    CHECK(relative_error((t * tau).eval(), rnea(chain3, q, qd3, qdd3)) < 1e-12);
+    CHECK(relative_error(aba(model, q, v, tau), a) < 1e-11);
+    CHECK(relative_error(aba(chain3, q, qd3, (t * tau).eval()), qdd3) < 1e-11);
+    CHECK(relative_error((t * gravity_torques(model, q)).eval(), gravity_torques(chain3, q)) < 1e-12);
+    CHECK(relative_error(kinetic_energy(model, data, q, v), kinetic_energy(chain3, chain_data, q, qd3)) < 1e-12);
+    CHECK(relative_error(potential_energy(model, data, q), potential_energy(chain3, chain_data, q)) < 1e-12);
+    // the Jacobian of a frame on link 4: J = J3 T (world and local)
+    const Transform<double> offset = Transform<double>::Translation({0.1, -0.2, 0.05});
+    FloatingJacobian<TreeX<double>, PlanarBase<double>> jw(6, nv), jl(6, nv);
+    jacobian(model, data, q, model.tree().frame(4, offset), ReferenceFrame::world, jw);
+    jacobian(model, data, q, model.tree().frame(4, offset), ReferenceFrame::local, jl);
+    const auto frame3 = chain3.frame(7, offset);
+    CHECK(relative_error((jacobian(chain3, q, frame3, ReferenceFrame::world) * t).eval(), jw) < 1e-12);
+    CHECK(relative_error((jacobian(chain3, q, frame3, ReferenceFrame::local) * t).eval(), jl) < 1e-12);
+    // the base held still (anywhere: gravity is along z) gives the fixed-base tree's numbers;
+    // the base's forces hold nothing horizontal then, the ground carries the weight
+    Eigen::VectorXd still_v = v, still_a = a;
+    still_v.head<3>().setZero();
+    still_a.head<3>().setZero();
+    const Eigen::VectorXd still = rnea(model, q, still_v, still_a);
+    CHECK(relative_error(still.tail(5), rnea(model.tree(), q.tail(5), v.tail(5), a.tail(5))) < 1e-13);
+    CHECK(relative_error(m.bottomRightCorner(5, 5), crba(model.tree(), q.tail(5))) < 1e-13);
+    CHECK(gravity_torques(model, q).head<3>().norm() < 1e-12);
+    rnea(model, data, q, still_v, still_a);
+    const Eigen::Matrix<double, 6, 1> ground = data.tree.root.f.vector();  // [moment; force]
+    CHECK(ground[5] > 0.0);  // the ground pushes up
+  }
+}
+
+TEST_CASE("planar base: identities (aba o rnea, crba + Cholesky, energy, momentum) and RK4") {
+  std::mt19937 gen(test::kSeed + 9);
+  const PlanarAny model = random_planar(gen);
+  Data<PlanarAny> data(model);
+  for (int trial = 0; trial < 4; ++trial) {
+    const Eigen::VectorXd q = random_configuration(model, gen, 2.0);
+    const Eigen::VectorXd v = random_tangent(model, gen), a = random_tangent(model, gen);
+    rnea(model, data, q, v, a);
+    const Eigen::VectorXd tau = data.tau;
+    aba(model, data, q, v, tau);
+    CHECK(relative_error(data.a, a) < 1e-11);
+    forward_dynamics_crba(model, data, q, v, tau);
+    CHECK(relative_error(data.a, a) < 1e-11);
+    crba(model, data, q);
+    const Eigen::MatrixXd m = data.M;
+    CHECK(relative_error(kinetic_energy(model, data, q, v), 0.5 * v.dot(m * v)) < 1e-12);
+    // rnea = M a + h
+    CHECK(relative_error(tau, (m * a + nonlinear_effects(model, q, v)).eval()) < 1e-12);
+    // the base free to roll: no force on it, and aba gives back its accelerations
+    const auto free = rnea_free_base(model, q, v, a.tail(5));
+    Eigen::VectorXd tau_free = Eigen::VectorXd::Zero(8);
+    tau_free.tail(5) = free.tau;
+    Eigen::VectorXd a_free(8);
+    a_free << free.base_acceleration, a.tail(5);
+    CHECK(relative_error(aba(model, q, v, tau_free), a_free) < 1e-11);
+    centroidal_momentum_matrix(model, data, q);
+    const Eigen::Matrix<double, 6, 1> hg = data.Ag * v;
+    CHECK(relative_error(centroidal_momentum(model, data, q, v), hg) < 1e-12);
+  }
+  // RK4 with no forces: the energy stays, and so do the horizontal linear momentum and the
+  // angular momentum about the vertical (the ground pushes along z and turns about x, y only)
+  Eigen::VectorXd q = random_configuration(model, gen), v = random_tangent(model, gen);
+  const Eigen::VectorXd tau = Eigen::VectorXd::Zero(8);
+  const auto energy = [&] { return kinetic_energy(model, data, q, v) + potential_energy(model, data, q); };
+  const auto momentum = [&] {  // [k_z about the world origin; l_x; l_y]
+    const Eigen::Matrix<double, 6, 1> hg = centroidal_momentum(model, data, q, v);
+    return Eigen::Vector3d(hg[2] + data.com.x() * hg[4] - data.com.y() * hg[3], hg[3], hg[4]);
+  };
+  const double e0 = energy();
+  const Eigen::Vector3d h0 = momentum();
+  for (int s = 0; s < 200; ++s) rk4_step(model, data, q, v, tau, 1e-3);
+  CHECK(relative_error(energy(), e0) < 1e-9);
+  CHECK(relative_error(momentum(), h0) < 1e-10);
+  CHECK(h0.norm() > 0.1);
+  // typed errors: sizes, a base body that cannot turn
+  CHECK_THROWS_AS(rnea(model, Eigen::VectorXd::Zero(9), v, v), ArgumentError);
+  Link<double> flat = base_body(gen);
+  flat.inertia.setZero();
+  CHECK_THROWS_AS(PlanarAny(flat, model.tree()), ModelError);
 }

@@ -319,6 +319,7 @@ class ElasticJoints:
     stiffness: Vector
     damping: Vector
     rotor_inertia: Vector
+    rigid: list[bool]
 
 def load_urdf_elastic(path: str, robot: Robot) -> ElasticJoints: ...
 def elastic_forward_dynamics(robot: Robot, elastic: ElasticJoints, q: ArrayLike, qd: ArrayLike,

@@ -51,7 +51,7 @@ void bind_elastic(py::module_& m) {
   py::class_<Elastic>(m, "ElasticJoints", R"doc(
 Spong's reduced elastic-joint model on a Robot: every joint driven through a spring. Per joint:
 stiffness K (N m/rad), spring damping D (N m s/rad), rotor inertia B reflected to the joint
-(kg m^2). The links obey M qdd + C qd + g + f(qd) = K (theta - q) + D (thetad - qd), the motors
+(kg m^2); K = inf makes a joint rigid (D = B = 0 there; its rotor is the robot's armature). The links obey M qdd + C qd + g + f(qd) = K (theta - q) + D (thetad - qd), the motors
 B thetadd + K (theta - q) + D (thetad - qd) = tau_m. docs/elastic_joints.md.)doc")
       .def(py::init([](const Robot& r, const py::object& k, const py::object& d,
                        const py::object& b) {
@@ -66,7 +66,15 @@ B thetadd + K (theta - q) + D (thetad - qd) = tau_m. docs/elastic_joints.md.)doc
       .def_property_readonly("stiffness", [](const Elastic& e) -> Vec { return e.stiffness; })
       .def_property_readonly("damping", [](const Elastic& e) -> Vec { return e.damping; })
       .def_property_readonly("rotor_inertia",
-                             [](const Elastic& e) -> Vec { return e.rotor_inertia; });
+                             [](const Elastic& e) -> Vec { return e.rotor_inertia; })
+      .def_property_readonly(
+          "rigid",
+          [](const Elastic& e) {
+            std::vector<bool> out;
+            for (Eigen::Index i = 0; i < e.stiffness.size(); ++i) out.push_back(e.rigid(i));
+            return out;
+          },
+          "Per joint, whether it is rigid (stiffness inf: its motor drives the link directly).");
 
 #ifdef CHAINDYN_PYTHON_URDF
   m.def(

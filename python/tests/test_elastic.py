@@ -69,6 +69,13 @@ def test_an_undamped_elastic_robot_keeps_its_energy():
     assert max(energies) - min(energies) < 1e-7 * max(1.0, abs(energies[0]))
     with pytest.raises(cd.ModelError, match="stiffness"):
         cd.ElasticJoints(robot, [0.0, 1.0], [0.0, 0.0], [1.0, 1.0])
+    # rigid joints (stiffness inf): all rigid is the rigid robot
+    rigid = cd.ElasticJoints(robot, [np.inf, np.inf], [0.0, 0.0], [0.0, 0.0])
+    assert rigid.rigid == [True, True]
+    qdd, thetadd = cd.elastic_forward_dynamics(robot, rigid, q0, [0.1, 0.2], q0, [0.1, 0.2],
+                                               [1.0, -0.5])
+    assert rel(qdd, cd.aba(robot, q0, [0.1, 0.2], [1.0, -0.5])) < 1e-15
+    assert rel(thetadd, qdd) == 0.0
     with pytest.raises(ValueError):
         cd.elastic_forward_dynamics(robot, elastic, [0.0], [0.0], [0.0], [0.0], [0.0])
 

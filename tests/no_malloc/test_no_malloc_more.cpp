@@ -133,7 +133,7 @@ TEST_CASE("trees: in-place algorithms make no heap allocation once model and Dat
   check(TreeX<double>::from(fixed));
 }
 
-TEST_CASE("floating base: in-place algorithms make no heap allocation once model and Data are made",
+TEST_CASE("floating and planar bases: in-place algorithms make no heap allocation once model and Data are made",
           "[no_malloc][floating_base]") {
   using T = Tree<double, Parents<-1, 0, 1, 1, 0>, RevoluteZ, Revolute, PrismaticX, RevoluteY,
                  Revolute>;
@@ -146,9 +146,9 @@ TEST_CASE("floating base: in-place algorithms make no heap allocation once model
     using Model = std::decay_t<decltype(model)>;
     using Tree = typename Model::Tree;
     auto data = std::make_unique<Data<Model>>(model);
-    auto J = std::make_unique<FloatingJacobian<Tree>>(6, model.nv_size());
-    auto Y = std::make_unique<FloatingRegressorMatrix<Tree>>(
-        model.nv_size(), 10 * (model.nv_size() - 5));
+    auto J = std::make_unique<FloatingJacobian<Tree, typename Model::Base>>(6, model.nv_size());
+    auto Y = std::make_unique<FloatingRegressorMatrix<Tree, typename Model::Base>>(
+        model.nv_size(), 10 * (Eigen::Index(model.joint_count()) + 1));
     typename Model::ConfigVector q = random_configuration(model, gen);
     typename Model::TangentVector v(model.nv_size()), a(model.nv_size());
     for (Eigen::Index i = 0; i < v.size(); ++i) {
@@ -184,6 +184,7 @@ TEST_CASE("floating base: in-place algorithms make no heap allocation once model
   };
   check(FloatingBase<T>(body, fixed), true);
   check(FloatingBase<TreeX<double>>(body, TreeX<double>::from(fixed)), false);
+  check(PlanarBaseRobot<T>(body, fixed), true);  // a planar base (x, y, yaw)
 }
 
 TEMPLATE_TEST_CASE("OnlinePayloadEstimator::update makes no heap allocation",

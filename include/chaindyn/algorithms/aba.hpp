@@ -75,7 +75,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
     // v_i = v_p(i) + S_i qd_i;  c_i = v_i x S_i qd_i                         RBDA Table 7.1
     // (a moving base's root link: v_i = v_0 + S_i qd_i, v_0 the base body's velocity)
     const Motion<Scalar> v =
-        kMovingRoot && model.is_root(i) ? root_of<Model>(data).v + s * qd[k]
+        kMovingRoot && model.is_root(i) ? root_of<Model, Root>(data).v + s * qd[k]
         : model.is_root(i)              ? s * qd[k]
                          : (Model::serial ? v_parent : data.ov[model.parent(i)]) + s * qd[k];
     data.ov[i] = v;
@@ -144,8 +144,8 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
       pa_child = pa + iac + ((u - dot(c, u_force)) * inv_d) * u_force;
       if constexpr (kMovingRoot) {
         if (model.is_root(i)) {  // the base body's (RBDA ch. 9)
-          root_of<Model>(data).IA += ia_child;
-          root_of<Model>(data).pA += pa_child;
+          root_of<Model, Root>(data).IA += ia_child;
+          root_of<Model, Root>(data).pA += pa_child;
         } else if constexpr (!Model::serial) {
           const std::size_t p = model.parent(i);
           data.oIA[p] += ia_child;
@@ -158,7 +158,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
       }
     }
   });
-  if constexpr (kMovingRoot) root_of<Model>(data).resolve();
+  if constexpr (kMovingRoot) root_of<Model, Root>(data).resolve();
   // Pass 3, base to tip: accelerations.
   Motion<Scalar> a_parent = base_motion<Root>(model, data);
   model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {

@@ -1,19 +1,22 @@
 /// @file
-/// The algorithms of a floating base (model/floating_base.hpp), RBDA ch. 9. Each one runs the
-/// tree's own fixed-base pass with the base body's motion as the root state (RootMotion,
-/// model/root_motion.hpp) and adds the base body's terms:
-/// - rnea: the hybrid form, base acceleration given: [base wrench; joint torques] (RBDA
-///   ch. 9: the base is the tree's root body);
-/// - rnea_free_base: the full form, the base free (no wrench on it): its acceleration and the
-///   joint torques (RBDA Table 9.6);
-/// - crba: the (6 + n) x (6 + n) mass matrix [Ic_0, F; F^T, H] (RBDA ch. 9, floating bases): H the
-///   tree's, F_i = Ic_i S_i and Ic_0 the whole system's inertia, from the tree's CRBA in base
-///   coordinates;
+/// The algorithms of a floating base (model/floating_base.hpp: a free-flyer or a planar base),
+/// RBDA ch. 9. Each one runs the tree's own fixed-base pass with the base body's motion as the
+/// root state (RootMotion, model/root_motion.hpp) and adds the base body's terms; the base
+/// joint enters only through its motion subspace S_0 (constant in base coordinates: the
+/// identity for a free-flyer), so one implementation serves both:
+/// - rnea: the hybrid form, base acceleration given: [base generalized forces S_0^T f_0; joint
+///   torques] (RBDA ch. 9: the base is the tree's root body);
+/// - rnea_free_base: the full form, the base free (no generalized force on it): its
+///   acceleration and the joint torques (RBDA Table 9.6);
+/// - crba: the nv x nv mass matrix [S_0^T Ic_0 S_0, S_0^T F; F^T S_0, H] (RBDA ch. 9, floating
+///   bases): H the tree's, F_i = Ic_i S_i and Ic_0 the whole system's inertia, from the tree's
+///   CRBA in base coordinates;
 /// - aba: the floating-base ABA, the base's articulated inertia from the tree's backward pass
 ///   (RBDA ch. 9, floating bases);
 /// - forward_dynamics_crba (crba + Cholesky), nonlinear_effects, gravity_torques, the
 ///   energies, the centroidal momentum and its matrix, frame Jacobians with the base columns;
-/// - integrate, difference, normalize, random_configuration on the configuration manifold.
+/// - integrate, difference, normalize, random_configuration on the configuration manifold,
+///   rk4_step on it.
 /// Vector conventions: docs/floating_base.md.
 #pragma once
 
@@ -54,20 +57,8 @@ void check_floating_workspace(const Model& model, const char* function, const Wo
   }
 }
 
-/// Throws ArgumentError unless q's quaternion (entries 3..6) has norm 1 to 1e-6 (the returning
-/// forms; in place, q is taken as given).
-template <typename Derived>
-void check_unit_quaternion(const char* function, const Eigen::MatrixBase<Derived>& q) {
-  const double norm = std::sqrt(
-      scalar_value(q.template segment<4>(3).squaredNorm()));
-  if (!(std::abs(norm - 1.0) <= 1e-6)) {
-    throw_error<ArgumentError>(function, ": q's base quaternion (q[3..6], x y z w) has norm ",
-                               norm, "; a unit quaternion is expected (normalize(model, q))");
-  }
-}
-
-/// The returning forms' check of a vector: size, finite entries, and for a configuration a unit
-/// quaternion. Returns a copy (converted to the model's vector type by the caller).
+/// The returning forms' check of a vector: size, finite entries, and for a configuration the
+/// base joint's check (a free-flyer's unit quaternion: FreeFlyer::check_configuration). Returns a copy (converted to the model's vector type by the caller).
 template <typename Model, typename Derived>
 auto checked_floating(const Model& model, const char* function, const char* name,
                       const Eigen::MatrixBase<Derived>& v, bool config) {
@@ -76,38 +67,41 @@ auto checked_floating(const Model& model, const char* function, const char* name
     const double x = scalar_value(v.derived().coeff(i));
     if (!std::isfinite(x)) throw_error<ArgumentError>(function, ": ", name, "[", i, "] is not finite (", x, ")");
   }
-  if (config) check_unit_quaternion(function, v);
+  if (config) Model::Base::check_configuration(function, v);
   return Eigen::Matrix<typename Model::Scalar, Eigen::Dynamic, 1>(v);
 }
 
 /// The base pose and the tree's configuration from q (data.oMb, data.q).
-template <typename Tree, typename Q>
-inline void floating_configuration(Data<FloatingBase<Tree>>& data,
+template <typename Tree, typename BaseJoint, typename Q>
+inline void floating_configuration(Data<FloatingBase<Tree, BaseJoint>>& data,
                                    const Eigen::MatrixBase<Q>& q) noexcept {
-  using Model = FloatingBase<Tree>;
-  data.oMb = Model::Base::pose(q);
+  using Model = FloatingBase<Tree, BaseJoint>;
+  data.oMb = Model::Base::pose(q.template head<BaseJoint::nq>());
   if constexpr (Model::n == Eigen::Dynamic) {
-    data.q = q.tail(q.size() - 7);
+    data.q = q.tail(q.size() - BaseJoint::nq);
   } else {
     data.q = q.template tail<Model::n>();
   }
 }
 
+/// A tangent vector's base part as the base body's spatial motion (S v_base, base coordinates)
+/// and its tree part.
 template <typename Model, typename V>
 inline void split_tangent(const Eigen::MatrixBase<V>& v, Motion<typename Model::Scalar>& base,
                           typename Model::Tree::Vector& tree) noexcept {
-  base = Motion<typename Model::Scalar>(v.template head<3>(), v.template segment<3>(3));
+  constexpr int kBase = Model::Base::nv;
+  base = Model::Base::motion(v.template head<kBase>());
   if constexpr (Model::n == Eigen::Dynamic) {
-    tree = v.tail(v.size() - 6);
+    tree = v.tail(v.size() - kBase);
   } else {
     tree = v.template tail<Model::n>();
   }
 }
 
 /// The gravity acceleration in base coordinates, as a spatial acceleration (0; R^T g).
-template <typename Tree>
-inline Motion<typename Tree::Scalar> gravity_in_base(const FloatingBase<Tree>& model,
-                                                      const Data<FloatingBase<Tree>>& data) noexcept {
+template <typename Tree, typename BaseJoint>
+inline Motion<typename Tree::Scalar> gravity_in_base(const FloatingBase<Tree, BaseJoint>& model,
+                                                      const Data<FloatingBase<Tree, BaseJoint>>& data) noexcept {
   using Scalar = typename Tree::Scalar;
   return Motion<Scalar>(Vector3<Scalar>::Zero(), data.oMb.rotation.transpose() * model.gravity());
 }
@@ -115,17 +109,19 @@ inline Motion<typename Tree::Scalar> gravity_in_base(const FloatingBase<Tree>& m
 /// The hybrid inverse dynamics once data.oMb, q, qd, qdd and root.v are set and root.a holds
 /// the base's acceleration: the tree's RNEA with the base body as its root (RBDA Table 5.1 with
 /// the root link's parent the base), then f_0 = I_0 a'_0 + v_0 x* I_0 v_0 + sum of the root
-/// links' forces (RBDA eq. 5.9 for the base body). Writes data.tau.
-template <typename Tree>
-inline void floating_rnea_pass(const FloatingBase<Tree>& model,
-                               Data<FloatingBase<Tree>>& data) noexcept {
+/// links' forces (RBDA eq. 5.9 for the base body), and the base's generalized forces S^T f_0.
+/// Writes data.tau.
+template <typename Tree, typename BaseJoint>
+inline void floating_rnea_pass(const FloatingBase<Tree, BaseJoint>& model,
+                               Data<FloatingBase<Tree, BaseJoint>>& data) noexcept {
   auto& root = data.tree.root;
   root.a -= gravity_in_base(model, data);  // a'_0 = a_0 - a_g
   const Inertia<typename Tree::Scalar>& i0 = model.base_inertia();
   root.f = i0 * root.a + cross(root.v, i0 * root.v);
-  rnea_pass<true, true, true>(model.tree(), data.tree, data.q, data.qd, data.qdd, nullptr, MovingRoot());
-  data.tau.template head<6>() = root.f.vector();
-  data.tau.tail(data.tau.size() - 6) = data.tree.tau;
+  rnea_pass<true, true, true>(model.tree(), data.tree, data.q, data.qd, data.qdd, nullptr,
+                              MovingRoot<BaseJoint>());
+  data.tau.template head<BaseJoint::nv>() = BaseJoint::project(root.f);  // S^T f_0
+  data.tau.tail(data.tau.size() - BaseJoint::nv) = data.tree.tau;
 }
 
 /// Every link's pose in base coordinates (data.tree.oMi) from data.tree.liMi.
@@ -138,8 +134,8 @@ inline void base_frame_poses(const Tree& tree, Data<Tree>& data) noexcept {
 
 /// data.Ic0 = I_0 + sum_i oI_i, the whole system's inertia in base coordinates (the composite
 /// inertia of the base, RBDA ch. 9), from data.tree.oMi.
-template <typename Tree>
-inline void system_inertia(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data) noexcept {
+template <typename Tree, typename BaseJoint>
+inline void system_inertia(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data) noexcept {
   data.Ic0 = model.base_inertia();
   for (std::size_t i = 0; i < joint_count(model.tree()); ++i) {
     data.Ic0 += model.tree().inertia_in(i, data.tree.oMi[i]);
@@ -147,12 +143,12 @@ inline void system_inertia(const FloatingBase<Tree>& model, Data<FloatingBase<Tr
 }
 
 /// out = q (+) v dt without checks (integrate's body; allocation-free on a compile-time tree).
-template <typename Tree, typename Q, typename V, typename Out>
-inline void integrate_into(const FloatingBase<Tree>& model, const Eigen::MatrixBase<Q>& q,
+template <typename Tree, typename BaseJoint, typename Q, typename V, typename Out>
+inline void integrate_into(const FloatingBase<Tree, BaseJoint>& model, const Eigen::MatrixBase<Q>& q,
                            const Eigen::MatrixBase<V>& v, const typename Tree::Scalar& dt,
                            Eigen::MatrixBase<Out>& out) noexcept {
-  const Eigen::Matrix<typename Tree::Scalar, 6, 1> step = dt * v.template head<6>();
-  out.template head<7>() = FloatingBase<Tree>::Base::integrate(q.template head<7>(), step);
+  const Eigen::Matrix<typename Tree::Scalar, BaseJoint::nv, 1> step = dt * v.template head<BaseJoint::nv>();
+  out.template head<BaseJoint::nq>() = BaseJoint::integrate(q.template head<BaseJoint::nq>(), step);
   const Eigen::Index n = Eigen::Index(model.joint_count());
   out.tail(n) = q.tail(n) + dt * v.tail(n);
 }
@@ -161,76 +157,69 @@ inline void integrate_into(const FloatingBase<Tree>& model, const Eigen::MatrixB
 
 // --- Configuration space --------------------------------------------------------------------
 
-/// q (+) v dt: the base moves with the constant body twist v_base dt on SE(3)
-/// (FreeFlyer::integrate), the tree's joints by q_tree + qd dt. The quaternion stays unit.
-/// Throws ArgumentError for wrong sizes or a non-unit quaternion.
-template <typename Tree, typename Q, typename V>
-typename FloatingBase<Tree>::ConfigVector integrate(const FloatingBase<Tree>& model,
+/// q (+) v dt: the base moves with the constant body velocity v_base dt (the base joint's
+/// exponential map: FreeFlyer::integrate on SE(3), the quaternion staying unit;
+/// PlanarBase::integrate on SE(2)), the tree's joints by q_tree + qd dt. Throws ArgumentError
+/// for wrong sizes or a free-flyer's non-unit quaternion.
+template <typename Tree, typename BaseJoint, typename Q, typename V>
+typename FloatingBase<Tree, BaseJoint>::ConfigVector integrate(const FloatingBase<Tree, BaseJoint>& model,
                                                     const Eigen::MatrixBase<Q>& q,
                                                     const Eigen::MatrixBase<V>& v,
                                                     const typename Tree::Scalar& dt) {
   detail::check_floating_vector(model, "integrate", "q", q, true);
   detail::check_floating_vector(model, "integrate", "v", v, false);
-  detail::check_unit_quaternion("integrate", q);
-  typename FloatingBase<Tree>::ConfigVector out(model.nq_size());
+  BaseJoint::check_configuration("integrate", q);
+  typename FloatingBase<Tree, BaseJoint>::ConfigVector out(model.nq_size());
   detail::integrate_into(model, q, v, dt, out);
   return out;
 }
 
-/// q1 (-) q0: the tangent vector v with integrate(q0, v, 1) = q1 (the base's shorter rotation,
-/// FreeFlyer::difference; the joints' q1 - q0). Throws ArgumentError as integrate.
-template <typename Tree, typename Q0, typename Q1>
-typename FloatingBase<Tree>::TangentVector difference(const FloatingBase<Tree>& model,
+/// q1 (-) q0: the tangent vector v with integrate(q0, v, 1) = q1 (the base joint's log, its
+/// shorter rotation: FreeFlyer::difference, PlanarBase::difference; the joints' q1 - q0).
+/// Throws ArgumentError as integrate.
+template <typename Tree, typename BaseJoint, typename Q0, typename Q1>
+typename FloatingBase<Tree, BaseJoint>::TangentVector difference(const FloatingBase<Tree, BaseJoint>& model,
                                                       const Eigen::MatrixBase<Q0>& q0,
                                                       const Eigen::MatrixBase<Q1>& q1) {
   detail::check_floating_vector(model, "difference", "q0", q0, true);
   detail::check_floating_vector(model, "difference", "q1", q1, true);
-  detail::check_unit_quaternion("difference", q0);
-  detail::check_unit_quaternion("difference", q1);
-  using Model = FloatingBase<Tree>;
+  BaseJoint::check_configuration("difference", q0);
+  BaseJoint::check_configuration("difference", q1);
+  using Model = FloatingBase<Tree, BaseJoint>;
   typename Model::TangentVector out(model.nv_size());
-  out.template head<6>() = Model::Base::difference(q0.template head<7>(), q1.template head<7>());
+  out.template head<BaseJoint::nv>() =
+      BaseJoint::difference(q0.template head<BaseJoint::nq>(), q1.template head<BaseJoint::nq>());
   const Eigen::Index n = Eigen::Index(model.joint_count());
   out.tail(n) = q1.tail(n) - q0.tail(n);
   return out;
 }
 
-/// Scales q's quaternion to unit norm in place. Throws ArgumentError for a wrong size or a
-/// zero (or non-finite) quaternion.
-template <typename Tree, typename Q>
-void normalize(const FloatingBase<Tree>& model, Eigen::MatrixBase<Q>& q) {
+/// The base's configuration in its canonical form, in place: a free-flyer's quaternion scaled
+/// to unit norm, a planar base's yaw wrapped into [-pi, pi). Throws ArgumentError for a wrong
+/// size, a zero (or non-finite) quaternion or a non-finite yaw.
+template <typename Tree, typename BaseJoint, typename Q>
+void normalize(const FloatingBase<Tree, BaseJoint>& model, Eigen::MatrixBase<Q>& q) {
   detail::check_floating_vector(model, "normalize", "q", q, true);
-  const typename Tree::Scalar norm = q.template segment<4>(3).norm();
-  if (!(detail::scalar_value(norm) > 0.0) || !std::isfinite(detail::scalar_value(norm))) {
-    detail::throw_error<ArgumentError>("normalize: q's base quaternion has norm ",
-                                       detail::scalar_value(norm), "; it cannot be normalized");
-  }
-  q.template segment<4>(3) /= norm;
+  BaseJoint::normalize(q);
 }
 
-/// A random configuration: the base position uniform in the box [-position_bound,
-/// position_bound]^3, its orientation uniform on SO(3) (a normalized 4-D Gaussian), each joint
-/// uniform between its limits (Link::limits) or in [-pi, pi] without.
-template <typename Tree, typename Generator>
-typename FloatingBase<Tree>::ConfigVector random_configuration(
-    const FloatingBase<Tree>& model, Generator& gen,
+/// A random configuration: the base's pose random (FreeFlyer: the position uniform in the box
+/// [-position_bound, position_bound]^3, the orientation uniform on SO(3); PlanarBase: x, y
+/// uniform in [-position_bound, position_bound], yaw in [-pi, pi)), each joint uniform between
+/// its limits (Link::limits) or in [-pi, pi] without.
+template <typename Tree, typename BaseJoint, typename Generator>
+typename FloatingBase<Tree, BaseJoint>::ConfigVector random_configuration(
+    const FloatingBase<Tree, BaseJoint>& model, Generator& gen,
     const typename Tree::Scalar& position_bound = typename Tree::Scalar(1)) {
   using Scalar = typename Tree::Scalar;
-  typename FloatingBase<Tree>::ConfigVector q(model.nq_size());
+  typename FloatingBase<Tree, BaseJoint>::ConfigVector q(model.nq_size());
+  q.template head<BaseJoint::nq>() = BaseJoint::random(gen, position_bound);
   std::uniform_real_distribution<double> box(-1.0, 1.0);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  for (int k = 0; k < 3; ++k) q[k] = position_bound * Scalar(box(gen));
-  Eigen::Vector4d quat;
-  do {
-    for (int k = 0; k < 4; ++k) quat[k] = normal(gen);
-  } while (quat.norm() < 1e-6);
-  quat.normalize();
-  for (int k = 0; k < 4; ++k) q[3 + k] = Scalar(quat[k]);
   for (std::size_t i = 0; i < model.joint_count(); ++i) {
     const auto& limits = model.tree().link(i).limits;
     const double lo = limits ? detail::scalar_value(limits->lower) : -3.14159265358979323846;
     const double hi = limits ? detail::scalar_value(limits->upper) : 3.14159265358979323846;
-    q[7 + Eigen::Index(i)] = Scalar(lo + (hi - lo) * 0.5 * (box(gen) + 1.0));
+    q[BaseJoint::nq + Eigen::Index(i)] = Scalar(lo + (hi - lo) * 0.5 * (box(gen) + 1.0));
   }
   return q;
 }
@@ -238,15 +227,17 @@ typename FloatingBase<Tree>::ConfigVector random_configuration(
 // --- Inverse dynamics -----------------------------------------------------------------------
 
 /// Hybrid inverse dynamics (the base's acceleration given): data.tau = [f_0; tau_tree], f_0
-/// the wrench on the base body (base coordinates, about its origin, [moment; force]) and
-/// tau_tree the joint forces (with friction and armature) that make the system move with
-/// v and a (a = [base spatial acceleration in base coordinates; qdd]), gravity included. With
-/// a's base part zero and v's too, tau_tree is the fixed-base tree's rnea.
-template <typename Tree, typename Q, typename V, typename A>
-void rnea(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
+/// the base's generalized forces (base coordinates, about its origin: a free-flyer's wrench
+/// [moment; force], a planar base's [f_x; f_y; tau_z], the rest of the wrench it needs being
+/// the ground's: data.tree.root.f holds all six components) and tau_tree the joint forces
+/// (with friction and armature) that make the system move with v and a (a = [the base
+/// velocity's time derivative; qdd]), gravity included. With a's base part zero and v's too,
+/// tau_tree is the fixed-base tree's rnea.
+template <typename Tree, typename BaseJoint, typename Q, typename V, typename A>
+void rnea(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
           const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v,
           const Eigen::MatrixBase<A>& a) noexcept(!detail::checks_sizes<Tree>) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   static_assert(detail::floating_sized<Model, Q>(Model::nq) &&
                     detail::floating_sized<Model, V>(Model::nv) &&
                     detail::floating_sized<Model, A>(Model::nv),
@@ -263,14 +254,14 @@ void rnea(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
   detail::floating_rnea_pass(model, data);
 }
 
-/// Returning form of the hybrid rnea: any Eigen vectors, checked (sizes, finite entries, unit
-/// quaternion; ArgumentError).
-template <typename Tree, typename Q, typename V, typename A>
-typename FloatingBase<Tree>::TangentVector rnea(const FloatingBase<Tree>& model,
+/// Returning form of the hybrid rnea: any Eigen vectors, checked (sizes, finite entries, a
+/// free-flyer's unit quaternion; ArgumentError).
+template <typename Tree, typename BaseJoint, typename Q, typename V, typename A>
+typename FloatingBase<Tree, BaseJoint>::TangentVector rnea(const FloatingBase<Tree, BaseJoint>& model,
                                                 const Eigen::MatrixBase<Q>& q,
                                                 const Eigen::MatrixBase<V>& v,
                                                 const Eigen::MatrixBase<A>& a) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   Data<Model> data(model);
   const typename Model::ConfigVector qc = detail::checked_floating(model, "rnea", "q", q, true);
   const typename Model::TangentVector vc = detail::checked_floating(model, "rnea", "v", v, false);
@@ -284,13 +275,15 @@ typename FloatingBase<Tree>::TangentVector rnea(const FloatingBase<Tree>& model,
 /// produce them (RBDA Table 9.6). With the base's apparent acceleration a'_0 = -a_g the tree's
 /// RNEA gives the base wrench p_0 it would need; the base's composite inertia Ic_0 then yields
 /// a'_0 = -a_g - Ic_0^-1 p_0, and a second pass, linear in the correction, adds its
-/// torques S_i^T Ic_i X_i (a'_0 + a_g). Writes data.a = [a_0; qdd] and data.tau = [0 (the base
-/// wrench, zero to rounding); tau].
-template <typename Tree, typename Q, typename V, typename Qdd>
-void rnea_free_base(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
+/// torques S_i^T Ic_i X_i (a'_0 + a_g). A base joint with motion subspace S (a planar base,
+/// free to roll: no force along x, y and no moment about z) solves S^T (p_0 + Ic_0 S a_b) = 0
+/// for its acceleration a_b instead. Writes data.a = [a_b; qdd] and data.tau = [0 (the base's
+/// generalized forces, zero to rounding); tau].
+template <typename Tree, typename BaseJoint, typename Q, typename V, typename Qdd>
+void rnea_free_base(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                     const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v,
                     const Eigen::MatrixBase<Qdd>& qdd) noexcept(!detail::checks_sizes<Tree>) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   using Scalar = typename Tree::Scalar;
   static_assert(detail::floating_sized<Model, Q>(Model::nq) &&
                     detail::floating_sized<Model, V>(Model::nv) &&
@@ -310,50 +303,52 @@ void rnea_free_base(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& d
   // Ic_0 (a'_0 + a_g) = -p_0: the base's equation with no wrench on it        RBDA Table 9.6
   detail::base_frame_poses(model.tree(), data.tree);
   detail::system_inertia(model, data);
-  const Eigen::Matrix<Scalar, 6, 1> p0 = data.tree.root.f.vector();
-  const Eigen::Matrix<Scalar, 6, 1> da = data.Ic0.matrix().llt().solve(-p0);
-  const Eigen::Matrix<Scalar, 6, 1> tau_base = data.tau.template head<6>();
+  constexpr int kBase = BaseJoint::nv;
+  using BaseVector = Eigen::Matrix<Scalar, kBase, 1>;
+  const BaseVector p0 = BaseJoint::project(data.tree.root.f);  // S^T p_0
+  const BaseVector ab = BaseJoint::project(data.Ic0.matrix()).llt().solve(-p0);
+  const BaseVector tau_base = data.tau.template head<kBase>();
   data.tree.qdd = data.tree.tau;  // keep the first pass's joint forces (qdd: free scratch here)
-  // The correction's joint forces: the tree's RNEA for the acceleration da of the base alone
-  // (no velocity, no joint acceleration, no gravity), linear in da.
-  data.tree.root.a = Motion<Scalar>(da.template head<3>(), da.template tail<3>());
+  // The correction's joint forces: the tree's RNEA for the acceleration S a_b of the base alone
+  // (no velocity, no joint acceleration, no gravity), linear in a_b.
+  data.tree.root.a = BaseJoint::motion(ab);
   data.tree.root.f = model.base_inertia() * data.tree.root.a;
   detail::rnea_pass<false, false, false, false>(model.tree(), data.tree, data.q,
                                                 detail::NoArgument{}, detail::NoArgument{},
-                                                nullptr, detail::MovingRoot());
-  data.tau.template head<6>() = tau_base + data.tree.root.f.vector();
-  data.tau.tail(data.tau.size() - 6) = data.tree.qdd + data.tree.tau;
-  data.tree.tau = data.tau.tail(data.tau.size() - 6);
-  data.a.template head<6>() = da;
-  data.a.tail(data.a.size() - 6) = data.qdd;
+                                                nullptr, detail::MovingRoot<BaseJoint>());
+  data.tau.template head<kBase>() = tau_base + BaseJoint::project(data.tree.root.f);
+  data.tau.tail(data.tau.size() - kBase) = data.tree.qdd + data.tree.tau;
+  data.tree.tau = data.tau.tail(data.tau.size() - kBase);
+  data.a.template head<kBase>() = ab;
+  data.a.tail(data.a.size() - kBase) = data.qdd;
 }
 
-/// The result of the returning rnea_free_base: the base's acceleration (base coordinates,
-/// [angular; linear]) and the joint forces.
-template <typename Tree>
+/// The result of the returning rnea_free_base: the base's acceleration (base coordinates, the
+/// time derivative of v's base part) and the joint forces.
+template <typename Tree, typename BaseJoint = FreeFlyer<typename Tree::Scalar>>
 struct FreeBaseInverseDynamics {
-  Eigen::Matrix<typename Tree::Scalar, 6, 1> base_acceleration;
+  Eigen::Matrix<typename Tree::Scalar, BaseJoint::nv, 1> base_acceleration;
   typename Tree::Vector tau;
 };
 
 /// Returning form of rnea_free_base: checked (ArgumentError).
-template <typename Tree, typename Q, typename V, typename Qdd>
-FreeBaseInverseDynamics<Tree> rnea_free_base(const FloatingBase<Tree>& model,
+template <typename Tree, typename BaseJoint, typename Q, typename V, typename Qdd>
+FreeBaseInverseDynamics<Tree, BaseJoint> rnea_free_base(const FloatingBase<Tree, BaseJoint>& model,
                                              const Eigen::MatrixBase<Q>& q,
                                              const Eigen::MatrixBase<V>& v,
                                              const Eigen::MatrixBase<Qdd>& qdd) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   Data<Model> data(model);
   const typename Model::ConfigVector qc = detail::checked_floating(model, "rnea_free_base", "q", q, true);
   const typename Model::TangentVector vc = detail::checked_floating(model, "rnea_free_base", "v", v, false);
   const typename Tree::Vector qddc = detail::checked_joint_vector(model.tree(), qdd, "rnea_free_base", "qdd");
   rnea_free_base(model, data, qc, vc, qddc);
-  return {data.a.template head<6>(), data.tree.tau};
+  return {data.a.template head<BaseJoint::nv>(), data.tree.tau};
 }
 
 /// h(q, v) = C(q, v) v + g(q) (+ friction): the hybrid rnea at a = 0. Writes data.tau.
-template <typename Tree, typename Q, typename V>
-void nonlinear_effects(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
+template <typename Tree, typename BaseJoint, typename Q, typename V>
+void nonlinear_effects(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                        const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v)
     noexcept(!detail::checks_sizes<Tree>) {
   if constexpr (detail::checks_sizes<Tree>) {
@@ -362,16 +357,17 @@ void nonlinear_effects(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>
     detail::check_floating_vector(model, "nonlinear_effects", "v", v, false);
   }
   detail::floating_configuration(data, q);
-  detail::split_tangent<FloatingBase<Tree>>(v, data.tree.root.v, data.qd);
+  detail::split_tangent<FloatingBase<Tree, BaseJoint>>(v, data.tree.root.v, data.qd);
   data.qdd.setZero();
   data.tree.root.a = Motion<typename Tree::Scalar>();
   detail::floating_rnea_pass(model, data);
 }
 
-/// g(q): the generalized gravity forces (the hybrid rnea at v = 0, a = 0); the base part is
-/// the wrench that holds the whole system against gravity. Writes data.tau.
-template <typename Tree, typename Q>
-void gravity_torques(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
+/// g(q): the generalized gravity forces (the hybrid rnea at v = 0, a = 0); a free-flyer's base
+/// part is the wrench that holds the whole system against gravity (a planar base's: zero on
+/// level ground, the ground holds it). Writes data.tau.
+template <typename Tree, typename BaseJoint, typename Q>
+void gravity_torques(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                      const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Tree>) {
   if constexpr (detail::checks_sizes<Tree>) {
     detail::check_floating_workspace(model, "gravity_torques", data);
@@ -386,11 +382,11 @@ void gravity_torques(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& 
 }
 
 /// Returning form of nonlinear_effects: checked (ArgumentError).
-template <typename Tree, typename Q, typename V>
-typename FloatingBase<Tree>::TangentVector nonlinear_effects(const FloatingBase<Tree>& model,
+template <typename Tree, typename BaseJoint, typename Q, typename V>
+typename FloatingBase<Tree, BaseJoint>::TangentVector nonlinear_effects(const FloatingBase<Tree, BaseJoint>& model,
                                                              const Eigen::MatrixBase<Q>& q,
                                                              const Eigen::MatrixBase<V>& v) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   Data<Model> data(model);
   const typename Model::ConfigVector qc = detail::checked_floating(model, "nonlinear_effects", "q", q, true);
   const typename Model::TangentVector vc = detail::checked_floating(model, "nonlinear_effects", "v", v, false);
@@ -399,10 +395,10 @@ typename FloatingBase<Tree>::TangentVector nonlinear_effects(const FloatingBase<
 }
 
 /// Returning form of gravity_torques: checked (ArgumentError).
-template <typename Tree, typename Q>
-typename FloatingBase<Tree>::TangentVector gravity_torques(const FloatingBase<Tree>& model,
+template <typename Tree, typename BaseJoint, typename Q>
+typename FloatingBase<Tree, BaseJoint>::TangentVector gravity_torques(const FloatingBase<Tree, BaseJoint>& model,
                                                            const Eigen::MatrixBase<Q>& q) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   Data<Model> data(model);
   const typename Model::ConfigVector qc = detail::checked_floating(model, "gravity_torques", "q", q, true);
   gravity_torques(model, data, qc);
@@ -411,16 +407,17 @@ typename FloatingBase<Tree>::TangentVector gravity_torques(const FloatingBase<Tr
 
 // --- Mass matrix and forward dynamics -------------------------------------------------------
 
-/// M(q), (6 + n) x (6 + n), both triangles: [Ic_0, F; F^T, H] with H the tree's mass matrix
-/// (armature included), F's column i = Ic_i S_i (the composite inertia of the subtree of joint
-/// i times its motion subspace, base coordinates) and Ic_0 the whole system's inertia about
-/// the base origin (RBDA ch. 9; the tree's CRBA in base coordinates gives every Ic_i).
-/// Writes data.M, data.Ic0.
-template <typename Tree, typename Q>
-void crba(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
+/// M(q), nv x nv, both triangles: [Ic_0, F; F^T, H] with H the tree's mass matrix (armature
+/// included), F's column i = Ic_i S_i (the composite inertia of the subtree of joint i times
+/// its motion subspace, base coordinates) and Ic_0 the whole system's inertia about the base
+/// origin (RBDA ch. 9; the tree's CRBA in base coordinates gives every Ic_i); a base joint
+/// with motion subspace S_0 (a planar base) has S_0^T Ic_0 S_0 and S_0^T F. Writes data.M,
+/// data.Ic0.
+template <typename Tree, typename BaseJoint, typename Q>
+void crba(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
           const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Tree>) {
   using Scalar = typename Tree::Scalar;
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   static_assert(detail::floating_sized<Model, Q>(Model::nq), "crba(floating base, data, q): q of nq entries");
   if constexpr (detail::checks_sizes<Tree>) {
     detail::check_floating_workspace(model, "crba", data);
@@ -431,24 +428,29 @@ void crba(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
   auto& td = data.tree;
   detail::crba_base_coordinates(tree, td, data.q, td.M);
   const auto n = Eigen::Index(detail::joint_count(tree));
+  constexpr int kBase = BaseJoint::nv;
   data.Ic0 = model.base_inertia();
   for (std::size_t i = 0; i < std::size_t(n); ++i) {
     if (tree.is_root(i)) data.Ic0 += td.oIc[i];
     const Force<Scalar> f = td.oIc[i] * td.oS[i];  // F_i = Ic_i S_i
-    const auto k = Eigen::Index(i) + 6;
-    data.M.template block<3, 1>(0, k) = f.angular;
-    data.M.template block<3, 1>(3, k) = f.linear;
+    const auto k = Eigen::Index(i) + kBase;
+    if constexpr (kBase == 6) {
+      data.M.template block<3, 1>(0, k) = f.angular;
+      data.M.template block<3, 1>(3, k) = f.linear;
+    } else {
+      data.M.template block<kBase, 1>(0, k) = BaseJoint::project(f);  // S_0^T F_i
+    }
   }
-  data.M.template topLeftCorner<6, 6>() = data.Ic0.matrix();
-  data.M.block(6, 0, n, 6) = data.M.block(0, 6, 6, n).transpose();
+  data.M.template topLeftCorner<kBase, kBase>() = BaseJoint::project(data.Ic0.matrix());
+  data.M.block(kBase, 0, n, kBase) = data.M.block(0, kBase, kBase, n).transpose();
   data.M.bottomRightCorner(n, n) = td.M;
 }
 
 /// Returning form of crba: checked (ArgumentError).
-template <typename Tree, typename Q>
-typename FloatingBase<Tree>::Matrix crba(const FloatingBase<Tree>& model,
+template <typename Tree, typename BaseJoint, typename Q>
+typename FloatingBase<Tree, BaseJoint>::Matrix crba(const FloatingBase<Tree, BaseJoint>& model,
                                          const Eigen::MatrixBase<Q>& q) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   Data<Model> data(model);
   const typename Model::ConfigVector qc = detail::checked_floating(model, "crba", "q", q, true);
   crba(model, data, qc);
@@ -456,13 +458,14 @@ typename FloatingBase<Tree>::Matrix crba(const FloatingBase<Tree>& model,
 }
 
 /// Forward dynamics by M a = tau - h: crba, the hybrid rnea at a = 0 for h, and a dense
-/// Cholesky factor of M (the reference for aba). tau = [wrench applied to the base (base
-/// coordinates, about its origin); joint forces]. Writes data.a (and data.M, data.tree.L, data.tau = h).
-template <typename Tree, typename Q, typename V, typename Tau>
-void forward_dynamics_crba(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
+/// Cholesky factor of M (the reference for aba). tau = [the base's generalized forces (a
+/// free-flyer's wrench, a planar base's [f_x; f_y; tau_z], base coordinates about its origin);
+/// joint forces]. Writes data.a (and data.M, data.tree.L, data.tau = h).
+template <typename Tree, typename BaseJoint, typename Q, typename V, typename Tau>
+void forward_dynamics_crba(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                            const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v,
                            const Eigen::MatrixBase<Tau>& tau) noexcept(!detail::checks_sizes<Tree>) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   static_assert(detail::floating_sized<Model, Tau>(Model::nv), "forward_dynamics_crba: tau of nv entries");
   if constexpr (detail::checks_sizes<Tree>) detail::check_floating_vector(model, "forward_dynamics_crba", "tau", tau, false);
   crba(model, data, q);
@@ -473,12 +476,12 @@ void forward_dynamics_crba(const FloatingBase<Tree>& model, Data<FloatingBase<Tr
 }
 
 /// Returning form: checked (ArgumentError). Returns [base acceleration; qdd].
-template <typename Tree, typename Q, typename V, typename Tau>
-typename FloatingBase<Tree>::TangentVector forward_dynamics_crba(const FloatingBase<Tree>& model,
+template <typename Tree, typename BaseJoint, typename Q, typename V, typename Tau>
+typename FloatingBase<Tree, BaseJoint>::TangentVector forward_dynamics_crba(const FloatingBase<Tree, BaseJoint>& model,
                                                                  const Eigen::MatrixBase<Q>& q,
                                                                  const Eigen::MatrixBase<V>& v,
                                                                  const Eigen::MatrixBase<Tau>& tau) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   Data<Model> data(model);
   const typename Model::ConfigVector qc = detail::checked_floating(model, "forward_dynamics_crba", "q", q, true);
   const typename Model::TangentVector vc = detail::checked_floating(model, "forward_dynamics_crba", "v", v, false);
@@ -490,13 +493,15 @@ typename FloatingBase<Tree>::TangentVector forward_dynamics_crba(const FloatingB
 /// The floating-base articulated-body algorithm, O(n): the tree's ABA with the base body as its
 /// root (RBDA ch. 9, the floating-base ABA): pass 1 carries the base's velocity into every
 /// link; pass 2 ends at the base with IA_0 = I_0 + the root links' Ia and pA_0 = v_0 x* I_0 v_0
-/// + their pa; a'_0 = IA_0^-1 (f_0 - pA_0); pass 3 starts from a'_0. tau = [wrench applied to
-/// the base; joint forces]. Writes data.a = [a_0 = a'_0 + a_g; qdd].
-template <typename Tree, typename Q, typename V, typename Tau>
-void aba(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
+/// + their pa; a'_0 = IA_0^-1 (f_0 - pA_0) (a base joint with motion subspace S_0: its joint
+/// equation, RootMotion::resolve); pass 3 starts from a'_0. tau = [the base's generalized
+/// forces (a free-flyer's wrench applied to the base, a planar base's [f_x; f_y; tau_z]); joint
+/// forces]. Writes data.a = [S_0^T (a'_0 + a_g); qdd].
+template <typename Tree, typename BaseJoint, typename Q, typename V, typename Tau>
+void aba(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
          const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v,
          const Eigen::MatrixBase<Tau>& tau) noexcept(!detail::checks_sizes<Tree>) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   static_assert(detail::floating_sized<Model, Q>(Model::nq) &&
                     detail::floating_sized<Model, V>(Model::nv) &&
                     detail::floating_sized<Model, Tau>(Model::nv),
@@ -509,27 +514,32 @@ void aba(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
   }
   detail::floating_configuration(data, q);
   auto& root = data.tree.root;
+  constexpr int kBase = BaseJoint::nv;
   detail::split_tangent<Model>(v, root.v, data.qd);
-  Motion<typename Tree::Scalar> f0;
-  detail::split_tangent<Model>(tau, f0, data.qdd);  // data.qdd: the joint forces, for now
-  root.f = Force<typename Tree::Scalar>(f0.angular, f0.linear);
+  root.f = BaseJoint::force(tau.template head<kBase>());
+  if constexpr (Model::n == Eigen::Dynamic) {
+    data.qdd = tau.tail(tau.size() - kBase);  // data.qdd: the joint forces, for now
+  } else {
+    data.qdd = tau.template tail<Model::n>();
+  }
   const auto& i0 = model.base_inertia();
   root.IA = ArticulatedInertia<typename Tree::Scalar>(i0);
   root.pA = cross(root.v, i0 * root.v);
+  root.gravity = detail::gravity_in_base(model, data);
   detail::aba_pass(model.tree(), data.tree, data.q, data.qd, data.qdd, nullptr,
-                   detail::KeepNothing(), detail::MovingRoot());
+                   detail::KeepNothing(), detail::MovingRoot<BaseJoint>());
   data.qdd = data.tree.qdd;
-  data.a.template head<6>() = (root.a + detail::gravity_in_base(model, data)).vector();
-  data.a.tail(data.a.size() - 6) = data.qdd;
+  data.a.template head<kBase>() = BaseJoint::project(root.a + root.gravity);
+  data.a.tail(data.a.size() - kBase) = data.qdd;
 }
 
 /// Returning form of aba: checked (ArgumentError). Returns [base acceleration; qdd].
-template <typename Tree, typename Q, typename V, typename Tau>
-typename FloatingBase<Tree>::TangentVector aba(const FloatingBase<Tree>& model,
+template <typename Tree, typename BaseJoint, typename Q, typename V, typename Tau>
+typename FloatingBase<Tree, BaseJoint>::TangentVector aba(const FloatingBase<Tree, BaseJoint>& model,
                                                const Eigen::MatrixBase<Q>& q,
                                                const Eigen::MatrixBase<V>& v,
                                                const Eigen::MatrixBase<Tau>& tau) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   Data<Model> data(model);
   const typename Model::ConfigVector qc = detail::checked_floating(model, "aba", "q", q, true);
   const typename Model::TangentVector vc = detail::checked_floating(model, "aba", "v", v, false);
@@ -542,30 +552,36 @@ typename FloatingBase<Tree>::TangentVector aba(const FloatingBase<Tree>& model,
 
 /// One step of the classical fourth-order Runge-Kutta method on the configuration manifold,
 /// in the Munthe-Kaas form (RKMK4; Hairer, Lubich and Wanner, Geometric Numerical Integration,
-/// sec. IV.8): the base's pose moves as q_0 exp(theta) with theta integrated in se(3), each
-/// stage's body twist xi carried into theta's coordinates by dexp^-1,
+/// sec. IV.8): the base's pose moves as q_0 exp(theta) with theta integrated in se(3) (se(2)
+/// for a planar base, a subalgebra: the same formulas on its embedded twists), each stage's
+/// body twist xi carried into theta's coordinates by dexp^-1,
 ///     theta' = xi + 1/2 theta x xi + 1/12 theta x (theta x xi),
 /// which keeps the method of order 4 (the joints are Euclidean); the accelerations are aba's.
-/// tau = [wrench applied to the base; joint forces], held over the step. q, v are updated in
-/// place; the quaternion stays unit. Allocation-free on a compile-time tree.
-template <typename Tree, typename Tau>
-void rk4_step(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
-              typename FloatingBase<Tree>::ConfigVector& q,
-              typename FloatingBase<Tree>::TangentVector& v, const Eigen::MatrixBase<Tau>& tau,
+/// tau = [the base's generalized forces; joint forces], held over the step. q, v are updated
+/// in place; a quaternion stays unit. Allocation-free on a compile-time tree.
+template <typename Tree, typename BaseJoint, typename Tau>
+void rk4_step(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
+              typename FloatingBase<Tree, BaseJoint>::ConfigVector& q,
+              typename FloatingBase<Tree, BaseJoint>::TangentVector& v, const Eigen::MatrixBase<Tau>& tau,
               const typename Tree::Scalar& dt) noexcept(!detail::checks_sizes<Tree>) {
-  using Model = FloatingBase<Tree>;
+  using Model = FloatingBase<Tree, BaseJoint>;
   using Scalar = typename Tree::Scalar;
   using Tangent = typename Model::TangentVector;
   const Eigen::Index nv = model.nv_size();
-  // theta' for the stage velocity xi at theta (the base's six entries; joints: xi itself)
+  // theta' for the stage velocity xi at theta (the base's entries; joints: xi itself)
   const auto theta_rate = [](const Tangent& theta, const Tangent& xi, Tangent& out) {
-    const Motion<Scalar> t(theta.template head<3>(), theta.template segment<3>(3));
-    const Motion<Scalar> x(xi.template head<3>(), xi.template segment<3>(3));
+    constexpr int kBase = BaseJoint::nv;
+    const Motion<Scalar> t = BaseJoint::motion(theta.template head<kBase>());
+    const Motion<Scalar> x = BaseJoint::motion(xi.template head<kBase>());
     const Motion<Scalar> tx = cross(t, x);
     const Motion<Scalar> ttx = cross(t, tx);
     out = xi;
-    out.template head<3>() += Scalar(0.5) * tx.angular + ttx.angular / Scalar(12);
-    out.template segment<3>(3) += Scalar(0.5) * tx.linear + ttx.linear / Scalar(12);
+    if constexpr (kBase == 6) {
+      out.template head<3>() += Scalar(0.5) * tx.angular + ttx.angular / Scalar(12);
+      out.template segment<3>(3) += Scalar(0.5) * tx.linear + ttx.linear / Scalar(12);
+    } else {
+      out.template head<kBase>() += BaseJoint::project(Scalar(0.5) * tx + (Scalar(1) / Scalar(12)) * ttx);
+    }
   };
   Tangent kq[4], kv[4], theta(nv), vs(nv);
   typename Model::ConfigVector qs(model.nq_size());
@@ -596,8 +612,8 @@ void rk4_step(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
 /// T = 1/2 v_0 . I_0 v_0 + sum_i 1/2 v_i . I_i v_i (+ 1/2 armature_i qd_i^2), every body's
 /// velocity from the tree's forward pass with the base's velocity at its root. Writes
 /// data.kinetic_energy (and data.tree.v).
-template <typename Tree, typename Q, typename V>
-typename Tree::Scalar kinetic_energy(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
+template <typename Tree, typename BaseJoint, typename Q, typename V>
+typename Tree::Scalar kinetic_energy(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                                      const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v)
     noexcept(!detail::checks_sizes<Tree>) {
   using Scalar = typename Tree::Scalar;
@@ -616,9 +632,9 @@ typename Tree::Scalar kinetic_energy(const FloatingBase<Tree>& model, Data<Float
 
 /// V = -g . (m_0 c_0 + sum_i m_i c_i), the centres of mass in the world frame. Writes
 /// data.potential_energy, data.com, data.mass (and data.tree.liMi, oMi: base coordinates).
-template <typename Tree, typename Q>
-typename Tree::Scalar potential_energy(const FloatingBase<Tree>& model,
-                                       Data<FloatingBase<Tree>>& data,
+template <typename Tree, typename BaseJoint, typename Q>
+typename Tree::Scalar potential_energy(const FloatingBase<Tree, BaseJoint>& model,
+                                       Data<FloatingBase<Tree, BaseJoint>>& data,
                                        const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Tree>) {
   if constexpr (detail::checks_sizes<Tree>) {
     detail::check_floating_workspace(model, "potential_energy", data);
@@ -638,9 +654,9 @@ typename Tree::Scalar potential_energy(const FloatingBase<Tree>& model,
 /// centre of mass G and its linear momentum, both in world axes (RBDA sec. 2.13's momentum
 /// I v of each body, summed; Orin and Goswami's centroidal momentum). Computed body by body
 /// from every body's velocity. Writes data.hg, data.com, data.mass.
-template <typename Tree, typename Q, typename V>
+template <typename Tree, typename BaseJoint, typename Q, typename V>
 const Eigen::Matrix<typename Tree::Scalar, 6, 1>& centroidal_momentum(
-    const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data, const Eigen::MatrixBase<Q>& q,
+    const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data, const Eigen::MatrixBase<Q>& q,
     const Eigen::MatrixBase<V>& v) noexcept(!detail::checks_sizes<Tree>) {
   using Scalar = typename Tree::Scalar;
   nonlinear_effects(model, data, q, v);  // every body's velocity, liMi
@@ -659,40 +675,50 @@ const Eigen::Matrix<typename Tree::Scalar, 6, 1>& centroidal_momentum(
   return data.hg;
 }
 
-/// The centroidal momentum matrix A_G (6 x nv): h_G = A_G v. The first six rows of M carried to
-/// the centre of mass in world axes (Orin and Goswami): A_G = X_G^* [Ic_0, F]. Writes data.Ag
-/// (and data.M, data.com, data.mass).
-template <typename Tree, typename Q>
-void centroidal_momentum_matrix(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
+/// The centroidal momentum matrix A_G (6 x nv): h_G = A_G v. The momentum's columns in base
+/// coordinates, [Ic_0 S_0, F] (a free-flyer's: M's first six rows), carried to the centre of
+/// mass in world axes (Orin and Goswami): A_G = X_G^* [Ic_0 S_0, F]. Writes data.Ag (and
+/// data.M, data.com, data.mass).
+template <typename Tree, typename BaseJoint, typename Q>
+void centroidal_momentum_matrix(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                                 const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Tree>) {
   using Scalar = typename Tree::Scalar;
   crba(model, data, q);
   data.mass = data.Ic0.mass;
   data.com = data.oMb.act_point(data.Ic0.first_moment / data.Ic0.mass);
-  for (Eigen::Index k = 0; k < data.M.cols(); ++k) {
-    const Force<Scalar> f(data.M.template block<3, 1>(0, k), data.M.template block<3, 1>(3, k));
+  const auto column = [&](Eigen::Index k, const Force<Scalar>& f) {
     const Force<Scalar> fw = data.oMb.act(f);
     data.Ag.template block<3, 1>(0, k) = fw.angular - data.com.cross(fw.linear);
     data.Ag.template block<3, 1>(3, k) = fw.linear;
+  };
+  constexpr int kBase = BaseJoint::nv;
+  const Eigen::Matrix<Scalar, 6, kBase> base = BaseJoint::columns(data.Ic0.matrix());  // Ic_0 S_0
+  for (Eigen::Index k = 0; k < kBase; ++k) {
+    column(k, Force<Scalar>(base.template block<3, 1>(0, k), base.template block<3, 1>(3, k)));
+  }
+  const auto& td = data.tree;
+  for (std::size_t i = 0; i < model.joint_count(); ++i) {
+    column(kBase + Eigen::Index(i), td.oIc[i] * td.oS[i]);  // F_i = Ic_i S_i, as crba's
   }
 }
 
 // --- Jacobians ------------------------------------------------------------------------------
 
 /// A frame's Jacobian on a floating base: 6 x nv, rows [angular; linear], J v = (omega; v_F).
-template <typename Tree>
-using FloatingJacobian = Eigen::Matrix<typename Tree::Scalar, 6, FloatingBase<Tree>::nv>;
+template <typename Tree, typename BaseJoint = FreeFlyer<typename Tree::Scalar>>
+using FloatingJacobian = Eigen::Matrix<typename Tree::Scalar, 6, FloatingBase<Tree, BaseJoint>::nv>;
 
 /// The Jacobian of the frame `frame` (a handle made by the tree: model.tree().frame(link,
-/// offset) or base_frame(pose)) with the base's six columns first: world: world axes at the
-/// frame's origin; local: the frame's axes (as jacobian on a fixed base, algorithms/
-/// jacobian.hpp). A base column k is the velocity of the frame when the base moves with the
-/// unit body twist e_k: (e_w; e_v + e_w x p) at the frame's origin p (base coordinates); the
-/// joint columns are the tree's, turned into world axes. Writes J (and data.J_tree, data.tree.oMf).
-template <typename Tree, typename Q>
-void jacobian(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
+/// offset) or base_frame(pose)) with the base's columns first (a free-flyer's six, a planar
+/// base's three): world: world axes at the frame's origin; local: the frame's axes (as
+/// jacobian on a fixed base, algorithms/jacobian.hpp). A base column k is the velocity of the
+/// frame when the base moves with the unit body twist S_0 e_k: (e_w; e_v + e_w x p) at the
+/// frame's origin p (base coordinates); the joint columns are the tree's, turned into world
+/// axes. Writes J (and data.J_tree, data.tree.oMf).
+template <typename Tree, typename BaseJoint, typename Q>
+void jacobian(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
               const Eigen::MatrixBase<Q>& q, const FrameFor<Tree>& frame, ReferenceFrame rf,
-              FloatingJacobian<Tree>& J) noexcept(!detail::checks_sizes<Tree>) {
+              FloatingJacobian<Tree, BaseJoint>& J) noexcept(!detail::checks_sizes<Tree>) {
   using Scalar = typename Tree::Scalar;
   if constexpr (detail::checks_sizes<Tree>) {
     detail::check_floating_workspace(model, "jacobian", data);
@@ -709,8 +735,10 @@ void jacobian(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
   // base columns in base axes at p: [1 0; -[p]x 1], then turned
   Eigen::Matrix<Scalar, 6, 6> jb = Eigen::Matrix<Scalar, 6, 6>::Identity();
   jb.template bottomLeftCorner<3, 3>() = -detail::skew(bf.translation);
-  J.template topLeftCorner<3, 6>() = r * jb.template topRows<3>();
-  J.template block<3, 6>(3, 0) = r * jb.template bottomRows<3>();
+  constexpr int kBase = BaseJoint::nv;
+  const auto& jbs = BaseJoint::columns(jb);  // jb S_0
+  J.template topLeftCorner<3, kBase>() = r * jbs.template topRows<3>();
+  J.template block<3, kBase>(3, 0) = r * jbs.template bottomRows<3>();
   if (rf == ReferenceFrame::world) {
     J.topRightCorner(3, n).noalias() = r * jt.topRows(3);
     J.bottomRightCorner(3, n).noalias() = r * jt.bottomRows(3);

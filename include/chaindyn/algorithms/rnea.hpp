@@ -20,7 +20,7 @@ inline CHAINDYN_ALWAYS_INLINE const auto& base_motion(const Model& model,
                                                       DataFor<Model>& data) noexcept {
   if constexpr (is_moving_root<Root>) {
     (void)model;
-    return root_of<Model>(data).a;
+    return root_of<Model, Root>(data).a;
   } else {
     (void)data;
     return model.base_acceleration();
@@ -58,7 +58,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
       if (model.is_root(i)) {
         // A link on a moving base body (a floating base): the general step below with the
         // base body as p(i), its velocity and acceleration root.v, root.a (RBDA ch. 9)
-        const RootMotion<Scalar>& root = root_of<Model>(data);
+        const auto& root = root_of<Model, Root>(data);
         Motion<Scalar> a = to_link(joint, x, root.a);
         if constexpr (kAcceleration) a += joint.motion(qdd[k]);
         Force<Scalar>& f = data.f[i];
@@ -135,7 +135,7 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
     if (!model.is_root(i)) data.f[model.parent(i)] += to_parent(joint, data.liMi[i], data.f[i]);
     if constexpr (kMovingRoot) {
       if (model.is_root(i)) {  // on the base body
-        root_of<Model>(data).f += to_parent(joint, data.liMi[i], data.f[i]);
+        root_of<Model, Root>(data).f += to_parent(joint, data.liMi[i], data.f[i]);
       }
     }
   });

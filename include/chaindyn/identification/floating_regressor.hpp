@@ -12,10 +12,11 @@
 
 namespace chaindyn {
 
-/// The (6 + n) x 10 (n + 1) regressor matrix of a floating-base robot.
-template <typename Tree>
+/// The (nb + n) x 10 (n + 1) regressor matrix of a floating-base robot (nb: the base joint's
+/// velocity count, 6 for a free-flyer, 3 for a planar base).
+template <typename Tree, typename BaseJoint = FreeFlyer<typename Tree::Scalar>>
 using FloatingRegressorMatrix =
-    Eigen::Matrix<typename Tree::Scalar, FloatingBase<Tree>::nv,
+    Eigen::Matrix<typename Tree::Scalar, FloatingBase<Tree, BaseJoint>::nv,
                   Tree::nq == Eigen::Dynamic ? Eigen::Dynamic
                                              : kInertialParametersPerLink * (Tree::nq + 1)>;
 /// The 10 (n + 1) inertial parameters of a floating-base robot: the base body's, then each link's.
@@ -29,8 +30,8 @@ using FloatingInertialParameters =
 /// The inertial parameters of the base body (rows 0 .. 9, about the base frame's origin in its
 /// axes) and of the tree's links (rows 10 (i + 1) ..), each in inertial_parameters' order
 /// (m, m c, I_xx, I_xy, I_xz, I_yy, I_yz, I_zz about the frame's origin).
-template <typename Tree>
-FloatingInertialParameters<Tree> inertial_parameters(const FloatingBase<Tree>& model) {
+template <typename Tree, typename BaseJoint>
+FloatingInertialParameters<Tree> inertial_parameters(const FloatingBase<Tree, BaseJoint>& model) {
   const Eigen::Index n = Eigen::Index(model.joint_count());
   FloatingInertialParameters<Tree> pi(kInertialParametersPerLink * (n + 1));
   const auto& in = model.base_inertia();
@@ -45,16 +46,18 @@ FloatingInertialParameters<Tree> inertial_parameters(const FloatingBase<Tree>& m
 ///     Y(q, v, a) * inertial_parameters(model) = rnea(model, q, v, a)
 ///                                               - the joints' damping, friction and armature
 /// (gravity included). Columns 0 .. 9: the base body, whose wrench I^p a'_0 + v_0 x* I^p v_0
-/// (a'_0 = a_0 - a_g, RBDA eq. 5.9) is its only effect; columns 10 (k + 1) + p: link k, whose
-/// body force I^p a_k + v_k x* I^p v_k is projected on every joint that supports it (as the
-/// fixed-base regressor) and carried on into the base's rows. O(10 n^2). No allocation on a
-/// compile-time tree.
-template <typename Tree, typename Q, typename V, typename A>
-void regressor(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
-               const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v,
-               const Eigen::MatrixBase<A>& a,
-               FloatingRegressorMatrix<Tree>& Y) noexcept(!detail::checks_sizes<Tree>) {
-  using Model = FloatingBase<Tree>;
+/// (a'_0 = a_0 - a_g, RBDA eq. 5.9) is its only effect, projected on the base joint's motion
+/// subspace (the base's rows: all six for a free-flyer, x, y and yaw for a planar base);
+/// columns 10 (k + 1) + p: link k, whose body force I^p a_k + v_k x* I^p v_k is projected on
+/// every joint that supports it (as the fixed-base regressor) and carried on into the base's
+/// rows. O(10 n^2). No allocation on a compile-time tree.
+template <typename Tree, typename BaseJoint, typename Q, typename V, typename A>
+void regressor(const FloatingBase<Tree, BaseJoint>& model,
+               Data<FloatingBase<Tree, BaseJoint>>& data, const Eigen::MatrixBase<Q>& q,
+               const Eigen::MatrixBase<V>& v, const Eigen::MatrixBase<A>& a,
+               FloatingRegressorMatrix<Tree, BaseJoint>& Y) noexcept(!detail::checks_sizes<Tree>) {
+  using Model = FloatingBase<Tree, BaseJoint>;
+  constexpr int nb = BaseJoint::nv;
   using Scalar = typename Tree::Scalar;
   static_assert(detail::floating_sized<Model, Q>(Model::nq) &&
                     detail::floating_sized<Model, V>(Model::nv) &&
@@ -76,11 +79,11 @@ void regressor(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
   root.a -= detail::gravity_in_base(model, data);  // a'_0 = a_0 - a_g
   // every link's v and a (the tree's RNEA forward pass from the moving base)
   detail::rnea_pass<true, true, false>(model.tree(), data.tree, data.q, data.qd, data.qdd,
-                                       nullptr, detail::MovingRoot());
+                                       nullptr, detail::MovingRoot<BaseJoint>());
   Y.setZero();
   for (int p = 0; p < kInertialParametersPerLink; ++p) {
     const Inertia<Scalar> unit = detail::unit_inertia<Scalar>(p);
-    Y.col(p).template head<6>() = (unit * root.a + cross(root.v, unit * root.v)).vector();
+    Y.col(p).template head<nb>() = BaseJoint::project(unit * root.a + cross(root.v, unit * root.v));
   }
   const Tree& tree = model.tree();
   for (std::size_t k = 0; k < n; ++k) {
@@ -96,29 +99,29 @@ void regressor(const FloatingBase<Tree>& model, Data<FloatingBase<Tree>>& data,
         if (i > k || !tree.supports(i, k)) return;
         if (i < k) f = data.tree.liMi[child].act(f);
         child = i;
-        Y(6 + Eigen::Index(i), col0 + p) = joint.project(f);
+        Y(nb + Eigen::Index(i), col0 + p) = joint.project(f);
       });
-      Y.col(col0 + p).template head<6>() = data.tree.liMi[child].act(f).vector();
+      Y.col(col0 + p).template head<nb>() = BaseJoint::project(data.tree.liMi[child].act(f));
     }
   }
 }
 
 /// Returning form of the floating-base regressor: checked (sizes, finite entries, unit
 /// quaternion; ArgumentError).
-template <typename Tree, typename Q, typename V, typename A>
-FloatingRegressorMatrix<Tree> regressor(const FloatingBase<Tree>& model,
-                                        const Eigen::MatrixBase<Q>& q,
-                                        const Eigen::MatrixBase<V>& v,
-                                        const Eigen::MatrixBase<A>& a) {
-  using Model = FloatingBase<Tree>;
+template <typename Tree, typename BaseJoint, typename Q, typename V, typename A>
+FloatingRegressorMatrix<Tree, BaseJoint> regressor(const FloatingBase<Tree, BaseJoint>& model,
+                                                   const Eigen::MatrixBase<Q>& q,
+                                                   const Eigen::MatrixBase<V>& v,
+                                                   const Eigen::MatrixBase<A>& a) {
+  using Model = FloatingBase<Tree, BaseJoint>;
   Data<Model> data(model);
   const typename Model::ConfigVector qc = detail::checked_floating(model, "regressor", "q", q, true);
   const typename Model::TangentVector vc =
       detail::checked_floating(model, "regressor", "v", v, false);
   const typename Model::TangentVector ac =
       detail::checked_floating(model, "regressor", "a", a, false);
-  FloatingRegressorMatrix<Tree> Y(model.nv_size(),
-                                  kInertialParametersPerLink * (model.nv_size() - 5));
+  FloatingRegressorMatrix<Tree, BaseJoint> Y(
+      model.nv_size(), kInertialParametersPerLink * (Eigen::Index(model.joint_count()) + 1));
   regressor(model, data, qc, vc, ac, Y);
   return Y;
 }
