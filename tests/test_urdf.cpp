@@ -1755,10 +1755,12 @@ TEST_CASE("urdf::load_floating: bad bases are refused by name; load_tree points 
   expect_finding(report, Kind::inertia_repaired, warning, "link 'body'", 4,
                  {"the floating base body", "repaired"});
   CHECK(repaired.joint_count() == 2);
-  // a planar joint at the root
+  // a planar joint at the root: load_planar's
   expect_parse_error(
       [&] { urdf::parse_floating(replaced(xml, "type=\"floating\"", "type=\"planar\"")); }, 3,
-      {"joint 'free'", "planar base is not supported"});
+      {"joint 'free'", "a planar joint at the root", "urdf::load_planar"});
+  expect_parse_error([&] { urdf::parse_planar(xml); }, 3,
+                     {"joint 'free'", "a floating joint at the root", "urdf::load_floating"});
   // the fixed-base tree loader refuses the file and names load_floating
   expect_parse_error([&] { urdf::parse_tree(xml); }, 1,
                      {"has no revolute, continuous or prismatic joint", "joint 'free' is floating",
@@ -1824,4 +1826,36 @@ TEST_CASE("urdf::load_elastic: <chaindyn:elastic> gives each joint's spring by j
   const ChainX<double> ur5 = urdf::load_any(data_dir + "/ur5_robot.urdf");
   expect_parse_error([&] { urdf::parse_elastic(xml, ur5); }, -1,
                      {"the model's joint 0 'shoulder_pan_joint' is not in the file"});
+}
+
+TEST_CASE("urdf::load_planar: a planar joint at the root, or the root link made the base, gives "
+          "a planar base with the same body and tree as by hand",
+          "[urdf][floating]") {
+  using Robot = PlanarBaseRobot<TreeX<double>>;
+  std::string xml = floating_arms;
+  xml.replace(xml.find("type=\"floating\""), std::string("type=\"floating\"").size(), "type=\"planar\"");
+  urdf::Report report;
+  const Robot robot = urdf::parse_planar(xml, {}, &report);
+  const urdf::FloatingDescription d = urdf::describe_planar(xml);
+  CHECK(d.base_link == "body");
+  CHECK(d.base_joint == "free");
+  REQUIRE(robot.joint_count() == 2);
+  CHECK(robot.nv_size() == 5);
+  expect_finding(report, Kind::floating_base, note, "joint 'free'", 3,
+                 {"not used", "world's x-y plane"});
+  // by hand: floating_arms' base body, the tree of the file rooted at `body`
+  const Robot by_hand(urdf::describe_floating(floating_arms).base_body,
+                      urdf::parse_tree(without_lines(floating_arms, 2, 2)));
+  std::mt19937 gen(test::kSeed + 2102);
+  std::normal_distribution<double> normal;
+  for (int trial = 0; trial < 3; ++trial) {
+    const Robot::ConfigVector q = random_configuration(robot, gen);
+    Robot::TangentVector v(5), a(5);
+    for (int k = 0; k < 5; ++k) v[k] = normal(gen), a[k] = normal(gen);
+    CHECK(relative_error(crba(robot, q), crba(by_hand, q)) < 1e-15);
+    CHECK(relative_error(rnea(robot, q, v, a), rnea(by_hand, q, v, a)) < 1e-15);
+  }
+  // a file without a planar joint: its root link is the base
+  const Robot baxter = urdf::load_planar(data_dir + "/baxter.urdf");
+  CHECK(baxter.joint_count() == urdf::load_tree(data_dir + "/baxter.urdf").joint_count());
 }

@@ -126,6 +126,20 @@ class FloatingRobot:
     gravity: Vector
     def neutral(self) -> Vector: ...
 
+# a robot on a planar base: q = [x; y; yaw; q_tree], v = [v_x; v_y; omega_z; qd] (base coordinates)
+class PlanarRobot:
+    def __init__(self, base: Link, tree: TreeRobot) -> None: ...
+    nq: int
+    nv: int
+    tree: TreeRobot
+    base_mass: float
+    base_com: Vector
+    base_inertia: Matrix
+    gravity: Vector
+    def neutral(self) -> Vector: ...
+
+def load_urdf_planar(path: str, *, inertia: str = "strict",
+                     massless: str = "kinematics") -> PlanarRobot: ...
 def load_urdf_floating(path: str, *, inertia: str = "strict",
                        massless: str = "kinematics") -> FloatingRobot: ...
 def load_urdf_floating_report(path: str, *, inertia: str = "strict",

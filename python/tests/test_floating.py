@@ -151,3 +151,28 @@ def test_load_urdf_floating_puts_baxter_on_a_free_base():
     assert isinstance(report, list)
     with pytest.raises(cd.ModelError, match="cannot open"):
         cd.load_urdf_floating(os.path.join(DATA, "urdf", "no_such.urdf"))
+
+
+def test_a_planar_base_on_the_same_algorithms():
+    r = cd.PlanarRobot(body(40.0, [-0.2, 0.0, 0.2], np.diag([1.4, 2.2, 2.5])), two_arms())
+    assert (r.nq, r.nv) == (6, 6)
+    rng = np.random.default_rng(11)
+    q = cd.random_configuration(r, 3)
+    v, tau = rng.normal(size=(2, r.nv))
+    a = cd.aba(r, q, v, tau)
+    assert rel(cd.rnea(r, q, v, a), tau) < 1e-10
+    m = cd.crba(r, q)
+    assert rel(m @ a + cd.nonlinear_effects(r, q, v), tau) < 1e-10
+    assert abs(cd.kinetic_energy(r, q, v) - 0.5 * v @ m @ v) < 1e-10
+    # held still, the joints see the fixed-base tree; on level ground the base needs no force
+    q0 = r.neutral()
+    q0[3:] = q[3:]
+    g = cd.gravity_torques(r, q0)
+    assert rel(g[3:], cd.gravity_torques(two_arms(), q0[3:])) < 1e-12
+    assert np.max(np.abs(g[:3])) < 1e-12
+    # integrate along a straight line: x grows by v_x dt
+    line = cd.integrate(r, r.neutral(), [0.5, 0.0, 0.0, 0.0, 0.0, 0.0], 2.0)
+    assert rel(line, [1.0, 0, 0, 0, 0, 0]) < 1e-15
+    if DATA and hasattr(cd, "load_urdf_planar"):
+        baxter = cd.load_urdf_planar(os.path.join(DATA, "urdf", "baxter.urdf"))
+        assert baxter.nv == 3 + cd.load_urdf_tree(os.path.join(DATA, "urdf", "baxter.urdf")).nq

@@ -520,7 +520,11 @@ struct FloatingDescription {
 
 namespace detail {
 
-inline FloatingDescription describe_floating(const Document& d, const TreeLoadOptions& options) {
+/// `base`: JointType::floating (a free-flyer: load_floating) or JointType::planar (load_planar).
+inline FloatingDescription describe_floating(const Document& d, const TreeLoadOptions& options,
+                                             JointType base = JointType::floating) {
+  const bool planar = base == JointType::planar;
+  const char* kind = planar ? "planar" : "floating";
   Tree t = check_tree(d);
   FloatingDescription out;
   std::vector<Diagnostic> notes;
@@ -528,19 +532,23 @@ inline FloatingDescription describe_floating(const Document& d, const TreeLoadOp
   const std::vector<std::size_t>& first = t.child_joints[t.root];
   std::size_t floating_joint = npos;
   for (const std::size_t j : first) {
-    if (d.joints[j].type == JointType::floating) floating_joint = j;
-    if (d.joints[j].type == JointType::planar) {
-      fail(joint_place(d.joints[j]), "a planar joint at the root: a planar base is not "
-           "supported by load_floating, which gives the robot a free-flying base");
+    if (d.joints[j].type == base) floating_joint = j;
+    if (d.joints[j].type == (planar ? JointType::floating : JointType::planar)) {
+      fail(joint_place(d.joints[j]),
+           planar ? "a floating joint at the root: urdf::load_floating gives the robot a "
+                    "free-flying base; load_planar a planar one"
+                  : "a planar joint at the root: urdf::load_planar gives the robot a planar "
+                    "base; load_floating a free-flying one");
     }
   }
   if (floating_joint != npos) {
     const JointRecord& jr = d.joints[floating_joint];
     if (first.size() > 1) {
       const std::size_t other = first.front() == floating_joint ? first[1] : first.front();
-      fail(joint_place(d.joints[other]), "link '", root.name, "' holds the floating joint '",
-           jr.name, "' and this joint too: the root link of a floating base's file must hold "
-           "the floating joint alone (everything else hangs on the base link '", jr.child, "')");
+      fail(joint_place(d.joints[other]), "link '", root.name, "' holds the ", kind, " joint '",
+           jr.name, "' and this joint too: the root link of a ", kind, " base's file must hold "
+           "the ", kind, " joint alone (everything else hangs on the base link '", jr.child,
+           "')");
     }
     t.root = t.child_index[floating_joint];
     out.base_joint = jr.name;
@@ -548,14 +556,16 @@ inline FloatingDescription describe_floating(const Document& d, const TreeLoadOp
       notes.push_back(Diagnostic{
           Diagnostic::Severity::note, Diagnostic::Kind::floating_base, jr.line,
           quoted("joint", jr.name),
-          "<origin> is not used: the base configuration is the pose of link '" + jr.child +
-              "' in the world frame"});
+          planar ? "<origin> and <axis> are not used: the base moves in the world's x-y plane, "
+                   "its configuration the pose of link '" + jr.child + "' there"
+                 : "<origin> is not used: the base configuration is the pose of link '" +
+                       jr.child + "' in the world frame"});
     }
     if (has_mass(root)) {
       notes.push_back(Diagnostic{
           Diagnostic::Severity::note, Diagnostic::Kind::floating_base, root.line,
           quoted("link", root.name),
-          "the root link, parent of the floating joint '" + jr.name +
+          "the root link, parent of the " + std::string(kind) + " joint '" + jr.name +
               "', is the world: its inertia (" + number_text(root.mass) +
               " kg) is not part of the model"});
     }
@@ -565,21 +575,22 @@ inline FloatingDescription describe_floating(const Document& d, const TreeLoadOp
   std::stable_sort(out.tree.report.diagnostics.begin(), out.tree.report.diagnostics.end(),
                    [](const Diagnostic& x, const Diagnostic& y) { return x.line < y.line; });
 
-  const std::size_t base = t.root;
-  const LinkRecord& own = d.links[base];
+  const std::size_t base_link = t.root;
+  const LinkRecord& own = d.links[base_link];
   out.base_link = own.name;
   out.base_line = own.line;
   const Bodies b = weld_fixed_joints(d, t);
-  const std::vector<std::size_t> parts = body_parts(d, b, base);
+  const std::vector<std::size_t> parts = body_parts(d, b, base_link);
   const Place place{quoted("link", own.name), own.line};
   if (parts.empty()) {
-    fail(place, "the base link has no <inertial>, nor has any link fixed to it: a floating "
-         "base body needs a positive mass and inertia");
+    fail(place, "the base link has no <inertial>, nor has any link fixed to it: a ", kind,
+         " base body needs a positive mass and inertia");
   }
   Link<double>& body = out.base_body;
   body.name = own.name;
-  merge_inertia(d, b, base, parts, body);
-  const std::string what = "the floating base body (this link with the links fixed to it: " +
+  merge_inertia(d, b, base_link, parts, body);
+  const std::string what = std::string("the ") + kind +
+                           " base body (this link with the links fixed to it: " +
                            number_text(body.mass) + " kg)";
   if (!(body.mass > 0.0)) {
     fail(place, what, ": a free body needs a positive mass and a positive-definite inertia");
@@ -632,14 +643,16 @@ inline FloatingDescription describe_floating(std::string_view xml,
 }
 
 /// The FloatingBase of `d`: the base body d.base_body and the tree build_tree<TreeType> makes
-/// of d.tree (TreeX<double> by default, or a compile-time Tree matching the file). Throws
+/// of d.tree (TreeX<double> by default, or a compile-time Tree matching the file), on a
+/// free-flyer (or, BaseJoint = PlanarBase<Scalar>, a planar base: see build_planar). Throws
 /// ParseError.
-template <typename TreeType = TreeX<double>>
-FloatingBase<TreeType> build_floating(const FloatingDescription& d) {
+template <typename TreeType = TreeX<double>,
+          typename BaseJoint = FreeFlyer<typename TreeType::Scalar>>
+FloatingBase<TreeType, BaseJoint> build_floating(const FloatingDescription& d) {
   using Scalar = typename TreeType::Scalar;
   TreeType tree = build_tree<TreeType>(d.tree);
   try {
-    return FloatingBase<TreeType>(cast_link<Scalar>(d.base_body), std::move(tree));
+    return FloatingBase<TreeType, BaseJoint>(cast_link<Scalar>(d.base_body), std::move(tree));
   } catch (const ModelError& e) {
     detail::fail(detail::Place{detail::quoted("link", d.base_link), d.base_line},
                  detail::model_error_text(e));
@@ -665,6 +678,48 @@ FloatingBase<TreeType> load_floating(const std::string& path, const TreeLoadOpti
   const std::string text = detail::read_file(path);
   try {
     FloatingBase<TreeType> robot = parse_floating<TreeType>(text, options, report);
+    if (report) report->file = path;
+    return robot;
+  } catch (const ParseError& e) {
+    detail::rethrow_in_file(e, path);
+  }
+}
+
+/// Reads a URDF as a robot on a planar base (PlanarBaseRobot: x, y, yaw in the world's x-y
+/// plane, docs/floating_base.md): a file whose root link holds a `<joint type="planar">` alone
+/// (its child is the base link; the joint's origin and axis are not used: the plane is the
+/// world's x-y plane), or any other file with its root link made the base (a mobile base's
+/// file without the joint). The base body and the tree are as describe_floating makes them.
+/// Throws ParseError.
+inline FloatingDescription describe_planar(std::string_view xml,
+                                           const TreeLoadOptions& options = {}) {
+  return detail::describe_floating(detail::read_document(xml), options, JointType::planar);
+}
+
+/// The PlanarBaseRobot of `d` (see build_floating). Throws ParseError.
+template <typename TreeType = TreeX<double>>
+PlanarBaseRobot<TreeType> build_planar(const FloatingDescription& d) {
+  return build_floating<TreeType, PlanarBase<typename TreeType::Scalar>>(d);
+}
+
+/// Parses URDF text into a robot on a planar base (describe_planar, build_planar).
+template <typename TreeType = TreeX<double>>
+PlanarBaseRobot<TreeType> parse_planar(std::string_view xml, const TreeLoadOptions& options = {},
+                                       Report* report = nullptr) {
+  FloatingDescription d = describe_planar(xml, options);
+  PlanarBaseRobot<TreeType> robot = build_planar<TreeType>(d);
+  if (report) *report = std::move(d.tree.report);
+  return robot;
+}
+
+/// Reads the URDF file at `path` into a robot on a planar base (see parse_planar); errors and
+/// the report name the file.
+template <typename TreeType = TreeX<double>>
+PlanarBaseRobot<TreeType> load_planar(const std::string& path, const TreeLoadOptions& options = {},
+                                      Report* report = nullptr) {
+  const std::string text = detail::read_file(path);
+  try {
+    PlanarBaseRobot<TreeType> robot = parse_planar<TreeType>(text, options, report);
     if (report) report->file = path;
     return robot;
   } catch (const ParseError& e) {
