@@ -6,7 +6,9 @@
 //   aba   vs KDL::ChainFdSolver_RNE::CartToJnt (RNEA + mass matrix + LDL^T solve) and
 //         KDL::ChainHdSolver_Vereshchagin::CartToJnt with no constraint (O(n), as ABA)
 //   forward_dynamics_crba (crba + Cholesky) vs KDL::ChainFdSolver_RNE (the same route)
-// and, when CMake finds MuJoCo (CHAINDYN_BENCH_MUJOCO), rnea and crba vs MuJoCo 2.2 (see below).
+// and, when CMake finds MuJoCo (CHAINDYN_BENCH_MUJOCO), rnea and crba vs MuJoCo 2.2 (see below);
+// on kinematic trees, rnea vs KDL::TreeIdSolver_RNE on bench_trees' 12-joint hand (a Tree of
+// RevoluteZ joints, "hand12") and 32-joint TreeX ("treeX32").
 // Also timed on both chains, for the ratios to KDL's rnea that issue 14's targets are stated in:
 // chaindyn's rnea_derivatives and aba_derivatives (KDL has none), and the returning forms of
 // rnea, crba and aba (per-thread workspace). The iiwa (robots::KukaIiwa) is a chain of Placed
@@ -40,6 +42,8 @@
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>
 #include <kdl/chainhdsolver_vereshchagin.hpp>
 #include <kdl/chainidsolver_recursive_newton_euler.hpp>
+#include <kdl/tree.hpp>
+#include <kdl/treeidsolver_recursive_newton_euler.hpp>
 
 #ifdef CHAINDYN_BENCH_MUJOCO
 #include <mujoco/mujoco.h>
@@ -168,6 +172,90 @@ Peers<Iiwa>& peers<Iiwa>() {
 template <>
 Peers<Chain64>& peers<Chain64>() {
   static Peers<Chain64> p(chain64_links());
+  return p;
+}
+
+// --- kinematic trees: KDL's TreeIdSolver_RNE -------------------------------------------------
+// KDL's tree solvers have inverse dynamics only (TreeIdSolver_RNE); its forward kinematics and
+// Jacobians are compared in tests/oracles. Link i is one segment hooked on its parent's segment
+// (or the root), added in joint order, so KDL numbers the joints as we do.
+
+template <int... P>
+using TreeZ = Tree<double, Parents<P...>, std::enable_if_t<(P >= -1), RevoluteZ>...>;
+/// bench_trees' 12-joint hand: wrist, palm, three fingers of three joints, a thumb joint.
+using Hand12 = TreeZ<-1, 0, 1, 2, 3, 1, 5, 6, 1, 8, 9, 1>;
+
+/// bench_trees' 32-joint TreeX: a root joint and four branches of 7 revolute joints from it.
+TreeX<double> tree_x32() {
+  std::mt19937 gen(test::kSeed);
+  std::vector<Link<double>> links;
+  std::vector<std::size_t> parents;
+  for (std::size_t i = 0; i < 32; ++i) {
+    links.push_back(test::random_link(gen));
+    parents.push_back(i == 0 ? no_parent : (i - 1) % 7 == 0 ? 0 : i - 1);
+  }
+  return TreeX<double>(links, std::vector<JointKind>(32, JointKind::revolute), parents);
+}
+
+template <typename Model>
+struct TreePeers {
+  explicit TreePeers(Model m) : ours(std::move(m)), tree("root"), id(build(), kGravity) {
+    const unsigned n = unsigned(ours.model->joint_count());
+    for (std::size_t k = 0; k < kStates; ++k) {
+      q.push_back(jnt(ours.q[k], n));
+      qd.push_back(jnt(ours.qd[k], n));
+      qdd.push_back(jnt(ours.qdd[k], n));
+    }
+    out = KDL::JntArray(n);
+  }
+  TreePeers(const TreePeers&) = delete;
+  TreePeers& operator=(const TreePeers&) = delete;
+
+  const KDL::Tree& build() {
+    const Model& m = *ours.model;
+    for (std::size_t i = 0; i < m.joint_count(); ++i) {
+      const Link<double>& l = m.link(i);
+      const KDL::Frame placement = to_kdl(l.placement);
+      const Eigen::Vector3d axis = l.axis ? *l.axis : Eigen::Vector3d::UnitZ();
+      const KDL::Joint joint("joint" + std::to_string(i), placement.p,
+                             placement.M * to_kdl(axis), KDL::Joint::RotAxis);
+      const std::string hook = m.is_root(i) ? "root" : "link" + std::to_string(m.parent(i));
+      if (!tree.addSegment(KDL::Segment("link" + std::to_string(i), joint, placement,
+                                        to_kdl_inertia(l)),
+                           hook)) {
+        std::fprintf(stderr, "bench_peers: KDL refused tree segment %zu\n", i);
+        std::exit(1);
+      }
+    }
+    return tree;
+  }
+  static KDL::JntArray jnt(const typename Model::Vector& v, unsigned n) {
+    KDL::JntArray a(n);
+    for (unsigned i = 0; i < n; ++i) a(i) = v[Eigen::Index(i)];
+    return a;
+  }
+
+  Fixture<Model> ours;
+  KDL::Tree tree;
+  KDL::TreeIdSolver_RNE id;
+  KDL::WrenchMap f_ext;  ///< none
+  std::vector<KDL::JntArray> q, qd, qdd;
+  KDL::JntArray out;
+};
+
+template <typename Model>
+TreePeers<Model>& tree_peers();
+template <>
+TreePeers<Hand12>& tree_peers<Hand12>() {
+  static TreePeers<Hand12> p([] {
+    std::mt19937 gen(test::kSeed);
+    return Hand12(test::random_links<Hand12>(gen));
+  }());
+  return p;
+}
+template <>
+TreePeers<TreeX<double>>& tree_peers<TreeX<double>>() {
+  static TreePeers<TreeX<double>> p(tree_x32());
   return p;
 }
 
@@ -336,6 +424,29 @@ void check_agreement(const char* chain_name) {
   }
 }
 
+/// Checks chaindyn's tree rnea against KDL's on every state; exits if they disagree.
+template <typename Model>
+void check_tree_agreement(const char* name) {
+  TreePeers<Model>& p = tree_peers<Model>();
+  double worst = 0;
+  for (std::size_t k = 0; k < kStates; ++k) {
+    rnea(*p.ours.model, *p.ours.data, p.ours.q[k], p.ours.qd[k], p.ours.qdd[k]);
+    if (p.id.CartToJnt(p.q[k], p.qd[k], p.qdd[k], p.f_ext, p.out) < 0) {
+      std::fprintf(stderr, "bench_peers: KDL's TreeIdSolver_RNE failed at state %zu\n", k);
+      std::exit(1);
+    }
+    double diff = 0, scale = 1;
+    for (Eigen::Index i = 0; i < p.ours.data->tau.size(); ++i) {
+      diff = std::max(diff, std::abs(p.ours.data->tau[i] - p.out(unsigned(i))));
+      scale = std::max(scale, std::abs(p.out(unsigned(i))));
+    }
+    worst = std::max(worst, diff / scale);
+  }
+  std::printf("%s: rnea against KDL's TreeIdSolver_RNE over %zu states: %.2e %s\n", name,
+              kStates, worst, worst < 1e-9 ? "ok" : "DISAGREES (limit 1e-9)");
+  if (!(worst < 1e-9)) std::exit(1);
+}
+
 // --- the timed calls -------------------------------------------------------------------------
 
 template <typename Model, typename Algorithm>
@@ -441,6 +552,22 @@ BENCHMARK(mujoco_rnea)->Name("iiwa/rnea/MuJoCo_kinematics_comPos_comVel_rne");
 BENCHMARK(mujoco_crba)->Name("iiwa/crba/MuJoCo_kinematics_comPos_crb_fullM");
 #endif
 
+template <typename Model>
+void chaindyn_tree_rnea(benchmark::State& state) {
+  time_calls<Rnea>(state, tree_peers<Model>().ours);
+}
+template <typename Model>
+void kdl_tree_rnea(benchmark::State& state) {
+  TreePeers<Model>* p = &tree_peers<Model>();
+  benchmark::DoNotOptimize(p);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p->id.CartToJnt(p->q[k], p->qd[k], p->qdd[k], p->f_ext, p->out));
+    benchmark::ClobberMemory();
+    k = (k + 1) & (kStates - 1);
+  }
+}
+
 /// One chain's rows: "<name>/<algorithm>/<library or form>".
 template <typename Model>
 bool register_chain(const std::string& name) {
@@ -470,7 +597,12 @@ bool register_chain(const std::string& name) {
     register_chain<Iiwa>("iiwa") && register_chain<Chain64>("chain64") &&
     benchmark::RegisterBenchmark("iiwa/rnea/chaindyn_without_placement_types", &unplaced_call<Rnea>) &&
     benchmark::RegisterBenchmark("iiwa/crba/chaindyn_without_placement_types", &unplaced_call<Crba>) &&
-    benchmark::RegisterBenchmark("iiwa/aba/chaindyn_without_placement_types", &unplaced_call<Aba>);
+    benchmark::RegisterBenchmark("iiwa/aba/chaindyn_without_placement_types", &unplaced_call<Aba>) &&
+    benchmark::RegisterBenchmark("hand12/rnea/chaindyn", &chaindyn_tree_rnea<Hand12>) &&
+    benchmark::RegisterBenchmark("hand12/rnea/KDL_TreeIdSolver_RNE", &kdl_tree_rnea<Hand12>) &&
+    benchmark::RegisterBenchmark("treeX32/rnea/chaindyn", &chaindyn_tree_rnea<TreeX<double>>) &&
+    benchmark::RegisterBenchmark("treeX32/rnea/KDL_TreeIdSolver_RNE",
+                                 &kdl_tree_rnea<TreeX<double>>);
 
 /// The console reporter, also keeping each benchmark's median (or, without repetitions, its
 /// single run) for the ratio table.
@@ -492,7 +624,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
   void print_ratios() const {
     std::fflush(stdout);
-    for (const char* chain : {"iiwa", "chain64"}) {
+    for (const char* chain : {"iiwa", "chain64", "hand12", "treeX32"}) {
       std::printf("\n%s: peer / chaindyn (ratio of median real times, same process):\n", chain);
       for (const char* algorithm : {"rnea", "crba", "aba"}) {
         const std::string prefix = std::string(chain) + "/" + algorithm + "/";
@@ -558,6 +690,8 @@ int main(int argc, char** argv) {
 
   chaindyn::bench::check_agreement<chaindyn::bench::Iiwa>("iiwa");
   chaindyn::bench::check_agreement<chaindyn::bench::Chain64>("chain64");
+  chaindyn::bench::check_tree_agreement<chaindyn::bench::Hand12>("hand12");
+  chaindyn::bench::check_tree_agreement<chaindyn::bench::TreeX<double>>("treeX32");
   chaindyn::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   reporter.print_ratios();
