@@ -691,7 +691,7 @@ int main(int argc, char** argv) {
   chaindyn::bench::check_agreement<chaindyn::bench::Iiwa>("iiwa");
   chaindyn::bench::check_agreement<chaindyn::bench::Chain64>("chain64");
   chaindyn::bench::check_tree_agreement<chaindyn::bench::Hand12>("hand12");
-  chaindyn::bench::check_tree_agreement<chaindyn::bench::TreeX<double>>("treeX32");
+  chaindyn::bench::check_tree_agreement<chaindyn::TreeX<double>>("treeX32");
   chaindyn::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   reporter.print_ratios();

@@ -72,7 +72,7 @@ auto checked_floating(const Model& model, const char* function, const char* name
 }
 
 /// The base pose and the tree's configuration from q (data.oMb, data.q).
-template <typename Tree, typename BaseJoint, typename Q>
+template <typename Tree, typename Q, typename BaseJoint>
 inline void floating_configuration(Data<FloatingBase<Tree, BaseJoint>>& data,
                                    const Eigen::MatrixBase<Q>& q) noexcept {
   using Model = FloatingBase<Tree, BaseJoint>;
@@ -143,7 +143,7 @@ inline void system_inertia(const FloatingBase<Tree, BaseJoint>& model, Data<Floa
 }
 
 /// out = q (+) v dt without checks (integrate's body; allocation-free on a compile-time tree).
-template <typename Tree, typename BaseJoint, typename Q, typename V, typename Out>
+template <typename Tree, typename Q, typename V, typename Out, typename BaseJoint>
 inline void integrate_into(const FloatingBase<Tree, BaseJoint>& model, const Eigen::MatrixBase<Q>& q,
                            const Eigen::MatrixBase<V>& v, const typename Tree::Scalar& dt,
                            Eigen::MatrixBase<Out>& out) noexcept {
@@ -161,7 +161,7 @@ inline void integrate_into(const FloatingBase<Tree, BaseJoint>& model, const Eig
 /// exponential map: FreeFlyer::integrate on SE(3), the quaternion staying unit;
 /// PlanarBase::integrate on SE(2)), the tree's joints by q_tree + qd dt. Throws ArgumentError
 /// for wrong sizes or a free-flyer's non-unit quaternion.
-template <typename Tree, typename BaseJoint, typename Q, typename V>
+template <typename Tree, typename Q, typename V, typename BaseJoint>
 typename FloatingBase<Tree, BaseJoint>::ConfigVector integrate(const FloatingBase<Tree, BaseJoint>& model,
                                                     const Eigen::MatrixBase<Q>& q,
                                                     const Eigen::MatrixBase<V>& v,
@@ -177,7 +177,7 @@ typename FloatingBase<Tree, BaseJoint>::ConfigVector integrate(const FloatingBas
 /// q1 (-) q0: the tangent vector v with integrate(q0, v, 1) = q1 (the base joint's log, its
 /// shorter rotation: FreeFlyer::difference, PlanarBase::difference; the joints' q1 - q0).
 /// Throws ArgumentError as integrate.
-template <typename Tree, typename BaseJoint, typename Q0, typename Q1>
+template <typename Tree, typename Q0, typename Q1, typename BaseJoint>
 typename FloatingBase<Tree, BaseJoint>::TangentVector difference(const FloatingBase<Tree, BaseJoint>& model,
                                                       const Eigen::MatrixBase<Q0>& q0,
                                                       const Eigen::MatrixBase<Q1>& q1) {
@@ -197,7 +197,7 @@ typename FloatingBase<Tree, BaseJoint>::TangentVector difference(const FloatingB
 /// The base's configuration in its canonical form, in place: a free-flyer's quaternion scaled
 /// to unit norm, a planar base's yaw wrapped into [-pi, pi). Throws ArgumentError for a wrong
 /// size, a zero (or non-finite) quaternion or a non-finite yaw.
-template <typename Tree, typename BaseJoint, typename Q>
+template <typename Tree, typename Q, typename BaseJoint>
 void normalize(const FloatingBase<Tree, BaseJoint>& model, Eigen::MatrixBase<Q>& q) {
   detail::check_floating_vector(model, "normalize", "q", q, true);
   BaseJoint::normalize(q);
@@ -207,7 +207,7 @@ void normalize(const FloatingBase<Tree, BaseJoint>& model, Eigen::MatrixBase<Q>&
 /// [-position_bound, position_bound]^3, the orientation uniform on SO(3); PlanarBase: x, y
 /// uniform in [-position_bound, position_bound], yaw in [-pi, pi)), each joint uniform between
 /// its limits (Link::limits) or in [-pi, pi] without.
-template <typename Tree, typename BaseJoint, typename Generator>
+template <typename Tree, typename Generator, typename BaseJoint>
 typename FloatingBase<Tree, BaseJoint>::ConfigVector random_configuration(
     const FloatingBase<Tree, BaseJoint>& model, Generator& gen,
     const typename Tree::Scalar& position_bound = typename Tree::Scalar(1)) {
@@ -233,7 +233,7 @@ typename FloatingBase<Tree, BaseJoint>::ConfigVector random_configuration(
 /// (with friction and armature) that make the system move with v and a (a = [the base
 /// velocity's time derivative; qdd]), gravity included. With a's base part zero and v's too,
 /// tau_tree is the fixed-base tree's rnea.
-template <typename Tree, typename BaseJoint, typename Q, typename V, typename A>
+template <typename Tree, typename Q, typename V, typename A, typename BaseJoint>
 void rnea(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
           const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v,
           const Eigen::MatrixBase<A>& a) noexcept(!detail::checks_sizes<Tree>) {
@@ -256,7 +256,7 @@ void rnea(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, Ba
 
 /// Returning form of the hybrid rnea: any Eigen vectors, checked (sizes, finite entries, a
 /// free-flyer's unit quaternion; ArgumentError).
-template <typename Tree, typename BaseJoint, typename Q, typename V, typename A>
+template <typename Tree, typename Q, typename V, typename A, typename BaseJoint>
 typename FloatingBase<Tree, BaseJoint>::TangentVector rnea(const FloatingBase<Tree, BaseJoint>& model,
                                                 const Eigen::MatrixBase<Q>& q,
                                                 const Eigen::MatrixBase<V>& v,
@@ -279,7 +279,7 @@ typename FloatingBase<Tree, BaseJoint>::TangentVector rnea(const FloatingBase<Tr
 /// free to roll: no force along x, y and no moment about z) solves S^T (p_0 + Ic_0 S a_b) = 0
 /// for its acceleration a_b instead. Writes data.a = [a_b; qdd] and data.tau = [0 (the base's
 /// generalized forces, zero to rounding); tau].
-template <typename Tree, typename BaseJoint, typename Q, typename V, typename Qdd>
+template <typename Tree, typename Q, typename V, typename Qdd, typename BaseJoint>
 void rnea_free_base(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                     const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v,
                     const Eigen::MatrixBase<Qdd>& qdd) noexcept(!detail::checks_sizes<Tree>) {
@@ -332,7 +332,7 @@ struct FreeBaseInverseDynamics {
 };
 
 /// Returning form of rnea_free_base: checked (ArgumentError).
-template <typename Tree, typename BaseJoint, typename Q, typename V, typename Qdd>
+template <typename Tree, typename Q, typename V, typename Qdd, typename BaseJoint>
 FreeBaseInverseDynamics<Tree, BaseJoint> rnea_free_base(const FloatingBase<Tree, BaseJoint>& model,
                                              const Eigen::MatrixBase<Q>& q,
                                              const Eigen::MatrixBase<V>& v,
@@ -347,7 +347,7 @@ FreeBaseInverseDynamics<Tree, BaseJoint> rnea_free_base(const FloatingBase<Tree,
 }
 
 /// h(q, v) = C(q, v) v + g(q) (+ friction): the hybrid rnea at a = 0. Writes data.tau.
-template <typename Tree, typename BaseJoint, typename Q, typename V>
+template <typename Tree, typename Q, typename V, typename BaseJoint>
 void nonlinear_effects(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                        const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v)
     noexcept(!detail::checks_sizes<Tree>) {
@@ -366,7 +366,7 @@ void nonlinear_effects(const FloatingBase<Tree, BaseJoint>& model, Data<Floating
 /// g(q): the generalized gravity forces (the hybrid rnea at v = 0, a = 0); a free-flyer's base
 /// part is the wrench that holds the whole system against gravity (a planar base's: zero on
 /// level ground, the ground holds it). Writes data.tau.
-template <typename Tree, typename BaseJoint, typename Q>
+template <typename Tree, typename Q, typename BaseJoint>
 void gravity_torques(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                      const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Tree>) {
   if constexpr (detail::checks_sizes<Tree>) {
@@ -382,7 +382,7 @@ void gravity_torques(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBa
 }
 
 /// Returning form of nonlinear_effects: checked (ArgumentError).
-template <typename Tree, typename BaseJoint, typename Q, typename V>
+template <typename Tree, typename Q, typename V, typename BaseJoint>
 typename FloatingBase<Tree, BaseJoint>::TangentVector nonlinear_effects(const FloatingBase<Tree, BaseJoint>& model,
                                                              const Eigen::MatrixBase<Q>& q,
                                                              const Eigen::MatrixBase<V>& v) {
@@ -395,7 +395,7 @@ typename FloatingBase<Tree, BaseJoint>::TangentVector nonlinear_effects(const Fl
 }
 
 /// Returning form of gravity_torques: checked (ArgumentError).
-template <typename Tree, typename BaseJoint, typename Q>
+template <typename Tree, typename Q, typename BaseJoint>
 typename FloatingBase<Tree, BaseJoint>::TangentVector gravity_torques(const FloatingBase<Tree, BaseJoint>& model,
                                                            const Eigen::MatrixBase<Q>& q) {
   using Model = FloatingBase<Tree, BaseJoint>;
@@ -413,7 +413,7 @@ typename FloatingBase<Tree, BaseJoint>::TangentVector gravity_torques(const Floa
 /// origin (RBDA ch. 9; the tree's CRBA in base coordinates gives every Ic_i); a base joint
 /// with motion subspace S_0 (a planar base) has S_0^T Ic_0 S_0 and S_0^T F. Writes data.M,
 /// data.Ic0.
-template <typename Tree, typename BaseJoint, typename Q>
+template <typename Tree, typename Q, typename BaseJoint>
 void crba(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
           const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Tree>) {
   using Scalar = typename Tree::Scalar;
@@ -447,7 +447,7 @@ void crba(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, Ba
 }
 
 /// Returning form of crba: checked (ArgumentError).
-template <typename Tree, typename BaseJoint, typename Q>
+template <typename Tree, typename Q, typename BaseJoint>
 typename FloatingBase<Tree, BaseJoint>::Matrix crba(const FloatingBase<Tree, BaseJoint>& model,
                                          const Eigen::MatrixBase<Q>& q) {
   using Model = FloatingBase<Tree, BaseJoint>;
@@ -461,7 +461,7 @@ typename FloatingBase<Tree, BaseJoint>::Matrix crba(const FloatingBase<Tree, Bas
 /// Cholesky factor of M (the reference for aba). tau = [the base's generalized forces (a
 /// free-flyer's wrench, a planar base's [f_x; f_y; tau_z], base coordinates about its origin);
 /// joint forces]. Writes data.a (and data.M, data.tree.L, data.tau = h).
-template <typename Tree, typename BaseJoint, typename Q, typename V, typename Tau>
+template <typename Tree, typename Q, typename V, typename Tau, typename BaseJoint>
 void forward_dynamics_crba(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                            const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v,
                            const Eigen::MatrixBase<Tau>& tau) noexcept(!detail::checks_sizes<Tree>) {
@@ -476,7 +476,7 @@ void forward_dynamics_crba(const FloatingBase<Tree, BaseJoint>& model, Data<Floa
 }
 
 /// Returning form: checked (ArgumentError). Returns [base acceleration; qdd].
-template <typename Tree, typename BaseJoint, typename Q, typename V, typename Tau>
+template <typename Tree, typename Q, typename V, typename Tau, typename BaseJoint>
 typename FloatingBase<Tree, BaseJoint>::TangentVector forward_dynamics_crba(const FloatingBase<Tree, BaseJoint>& model,
                                                                  const Eigen::MatrixBase<Q>& q,
                                                                  const Eigen::MatrixBase<V>& v,
@@ -497,7 +497,7 @@ typename FloatingBase<Tree, BaseJoint>::TangentVector forward_dynamics_crba(cons
 /// equation, RootMotion::resolve); pass 3 starts from a'_0. tau = [the base's generalized
 /// forces (a free-flyer's wrench applied to the base, a planar base's [f_x; f_y; tau_z]); joint
 /// forces]. Writes data.a = [S_0^T (a'_0 + a_g); qdd].
-template <typename Tree, typename BaseJoint, typename Q, typename V, typename Tau>
+template <typename Tree, typename Q, typename V, typename Tau, typename BaseJoint>
 void aba(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
          const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v,
          const Eigen::MatrixBase<Tau>& tau) noexcept(!detail::checks_sizes<Tree>) {
@@ -534,7 +534,7 @@ void aba(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, Bas
 }
 
 /// Returning form of aba: checked (ArgumentError). Returns [base acceleration; qdd].
-template <typename Tree, typename BaseJoint, typename Q, typename V, typename Tau>
+template <typename Tree, typename Q, typename V, typename Tau, typename BaseJoint>
 typename FloatingBase<Tree, BaseJoint>::TangentVector aba(const FloatingBase<Tree, BaseJoint>& model,
                                                const Eigen::MatrixBase<Q>& q,
                                                const Eigen::MatrixBase<V>& v,
@@ -559,7 +559,7 @@ typename FloatingBase<Tree, BaseJoint>::TangentVector aba(const FloatingBase<Tre
 /// which keeps the method of order 4 (the joints are Euclidean); the accelerations are aba's.
 /// tau = [the base's generalized forces; joint forces], held over the step. q, v are updated
 /// in place; a quaternion stays unit. Allocation-free on a compile-time tree.
-template <typename Tree, typename BaseJoint, typename Tau>
+template <typename Tree, typename Tau, typename BaseJoint>
 void rk4_step(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
               typename FloatingBase<Tree, BaseJoint>::ConfigVector& q,
               typename FloatingBase<Tree, BaseJoint>::TangentVector& v, const Eigen::MatrixBase<Tau>& tau,
@@ -612,7 +612,7 @@ void rk4_step(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree
 /// T = 1/2 v_0 . I_0 v_0 + sum_i 1/2 v_i . I_i v_i (+ 1/2 armature_i qd_i^2), every body's
 /// velocity from the tree's forward pass with the base's velocity at its root. Writes
 /// data.kinetic_energy (and data.tree.v).
-template <typename Tree, typename BaseJoint, typename Q, typename V>
+template <typename Tree, typename Q, typename V, typename BaseJoint>
 typename Tree::Scalar kinetic_energy(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                                      const Eigen::MatrixBase<Q>& q, const Eigen::MatrixBase<V>& v)
     noexcept(!detail::checks_sizes<Tree>) {
@@ -632,7 +632,7 @@ typename Tree::Scalar kinetic_energy(const FloatingBase<Tree, BaseJoint>& model,
 
 /// V = -g . (m_0 c_0 + sum_i m_i c_i), the centres of mass in the world frame. Writes
 /// data.potential_energy, data.com, data.mass (and data.tree.liMi, oMi: base coordinates).
-template <typename Tree, typename BaseJoint, typename Q>
+template <typename Tree, typename Q, typename BaseJoint>
 typename Tree::Scalar potential_energy(const FloatingBase<Tree, BaseJoint>& model,
                                        Data<FloatingBase<Tree, BaseJoint>>& data,
                                        const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Tree>) {
@@ -654,7 +654,7 @@ typename Tree::Scalar potential_energy(const FloatingBase<Tree, BaseJoint>& mode
 /// centre of mass G and its linear momentum, both in world axes (RBDA sec. 2.13's momentum
 /// I v of each body, summed; Orin and Goswami's centroidal momentum). Computed body by body
 /// from every body's velocity. Writes data.hg, data.com, data.mass.
-template <typename Tree, typename BaseJoint, typename Q, typename V>
+template <typename Tree, typename Q, typename V, typename BaseJoint>
 const Eigen::Matrix<typename Tree::Scalar, 6, 1>& centroidal_momentum(
     const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data, const Eigen::MatrixBase<Q>& q,
     const Eigen::MatrixBase<V>& v) noexcept(!detail::checks_sizes<Tree>) {
@@ -679,7 +679,7 @@ const Eigen::Matrix<typename Tree::Scalar, 6, 1>& centroidal_momentum(
 /// coordinates, [Ic_0 S_0, F] (a free-flyer's: M's first six rows), carried to the centre of
 /// mass in world axes (Orin and Goswami): A_G = X_G^* [Ic_0 S_0, F]. Writes data.Ag (and
 /// data.M, data.com, data.mass).
-template <typename Tree, typename BaseJoint, typename Q>
+template <typename Tree, typename Q, typename BaseJoint>
 void centroidal_momentum_matrix(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
                                 const Eigen::MatrixBase<Q>& q) noexcept(!detail::checks_sizes<Tree>) {
   using Scalar = typename Tree::Scalar;
@@ -715,7 +715,7 @@ using FloatingJacobian = Eigen::Matrix<typename Tree::Scalar, 6, FloatingBase<Tr
 /// frame when the base moves with the unit body twist S_0 e_k: (e_w; e_v + e_w x p) at the
 /// frame's origin p (base coordinates); the joint columns are the tree's, turned into world
 /// axes. Writes J (and data.J_tree, data.tree.oMf).
-template <typename Tree, typename BaseJoint, typename Q>
+template <typename Tree, typename Q, typename BaseJoint>
 void jacobian(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree, BaseJoint>>& data,
               const Eigen::MatrixBase<Q>& q, const FrameFor<Tree>& frame, ReferenceFrame rf,
               FloatingJacobian<Tree, BaseJoint>& J) noexcept(!detail::checks_sizes<Tree>) {

@@ -51,7 +51,7 @@ FloatingInertialParameters<Tree> inertial_parameters(const FloatingBase<Tree, Ba
 /// columns 10 (k + 1) + p: link k, whose body force I^p a_k + v_k x* I^p v_k is projected on
 /// every joint that supports it (as the fixed-base regressor) and carried on into the base's
 /// rows. O(10 n^2). No allocation on a compile-time tree.
-template <typename Tree, typename BaseJoint, typename Q, typename V, typename A>
+template <typename Tree, typename Q, typename V, typename A, typename BaseJoint>
 void regressor(const FloatingBase<Tree, BaseJoint>& model,
                Data<FloatingBase<Tree, BaseJoint>>& data, const Eigen::MatrixBase<Q>& q,
                const Eigen::MatrixBase<V>& v, const Eigen::MatrixBase<A>& a,
@@ -108,7 +108,7 @@ void regressor(const FloatingBase<Tree, BaseJoint>& model,
 
 /// Returning form of the floating-base regressor: checked (sizes, finite entries, unit
 /// quaternion; ArgumentError).
-template <typename Tree, typename BaseJoint, typename Q, typename V, typename A>
+template <typename Tree, typename Q, typename V, typename A, typename BaseJoint>
 FloatingRegressorMatrix<Tree, BaseJoint> regressor(const FloatingBase<Tree, BaseJoint>& model,
                                                    const Eigen::MatrixBase<Q>& q,
                                                    const Eigen::MatrixBase<V>& v,
