@@ -27,15 +27,16 @@ struct Unpadded {};
 /// aba_derivatives solves with M^-1 in joint space (aba_solve_joint_space, O(n^2) per
 /// right-hand side) on a chain of fewer joints than this, and by ABA's own passes
 /// (aba_solve_rows, O(n) per right-hand side) from here on: ~n^2 against ~24 n multiply-adds
-/// per right-hand side. A ChainX chooses at run time, by its joint count.
+/// per right-hand side. A ChainX chooses at run time, by its joint count. (A tree solves in
+/// joint space whatever its size, walking each joint's ancestors: aba_solve_tree.)
 constexpr int kJointSpaceSolveBelow = 16;
 template <typename Model>
 constexpr bool solve_in_joint_space =
-    Model::nq != Eigen::Dynamic && Model::nq < kJointSpaceSolveBelow;
+    Model::serial && Model::nq != Eigen::Dynamic && Model::nq < kJointSpaceSolveBelow;
 /// Whether a workspace of Model needs the joint-space couplings (solve_k).
 template <typename Model>
 constexpr bool may_solve_in_joint_space =
-    Model::nq == Eigen::Dynamic || solve_in_joint_space<Model>;
+    Model::serial && (Model::nq == Eigen::Dynamic || solve_in_joint_space<Model>);
 }  // namespace detail
 
 /// The workspace of rnea_derivatives and aba_derivatives: a Data<Model> (`data`: the kinematics,
@@ -112,9 +113,11 @@ struct DerivativesData {
     detail::resize_per_link(oIdot, n);
     for (auto* p : {&pair_s, &pair_ics, &pair_bts}) *p = PairRows::Zero(k, 6);
     if constexpr (detail::solve_in_joint_space<Model>) solve_k.setZero();
-    if constexpr (Model::nq == Eigen::Dynamic) {
+    if constexpr (detail::may_solve_in_joint_space<Model> && Model::nq == Eigen::Dynamic) {
       const Eigen::Index kn = k < detail::kJointSpaceSolveBelow ? k : 0;
       solve_k = Matrix::Zero(kn, kn);
+    }
+    if constexpr (Model::serial && Model::nq == Eigen::Dynamic) {  // (a tree does not use them)
       for (auto* p : {&solve_p, &solve_a}) {
         for (SolveScratch& m : *p) m = SolveScratch::Zero(k, 6);
       }
