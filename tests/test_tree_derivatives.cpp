@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <utility>
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
@@ -27,6 +28,18 @@ using DerivTree = Tree<double, Parents<-1, 0, 1, 2, 2, 1, 5, 0, -1>, RevoluteZ, 
 // two roots.
 const std::vector<std::size_t> kDerivTreeXParents = {no_parent, 0, 0, 1, 2, 1, 3, no_parent,
                                                      7, 4, 5, 2};
+
+// the in-place forms are noexcept on a compile-time tree
+static_assert(noexcept(rnea_derivatives(std::declval<const DerivTree&>(),
+                                        std::declval<DerivativesData<DerivTree>&>(),
+                                        std::declval<const DerivTree::Vector&>(),
+                                        std::declval<const DerivTree::Vector&>(),
+                                        std::declval<const DerivTree::Vector&>())));
+static_assert(noexcept(aba_derivatives(std::declval<const DerivTree&>(),
+                                       std::declval<DerivativesData<DerivTree>&>(),
+                                       std::declval<const DerivTree::Vector&>(),
+                                       std::declval<const DerivTree::Vector&>(),
+                                       std::declval<const DerivTree::Vector&>())));
 
 TreeX<double> random_deriv_treex(std::mt19937& gen) {
   std::vector<Link<double>> links;
@@ -60,7 +73,7 @@ Eigen::MatrixXd central_difference(const F& f, const Vector (&x)[3], int which) 
 }
 
 template <typename Model>
-bool related(const Model& model, Eigen::Index i, Eigen::Index j) {
+bool on_one_root_path(const Model& model, Eigen::Index i, Eigen::Index j) {
   return model.supports(std::size_t(i), std::size_t(j)) ||
          model.supports(std::size_t(j), std::size_t(i));
 }
@@ -83,7 +96,7 @@ void check_against_differences(const Model& model, std::mt19937& gen) {
   const Eigen::Index n = q.size();
   for (Eigen::Index i = 0; i < n; ++i) {
     for (Eigen::Index j = 0; j < n; ++j) {
-      if (!related(model, i, j)) {
+      if (!on_one_root_path(model, i, j)) {
         CHECK(dd->dtau_dq(i, j) == 0.0);
         CHECK(dd->dtau_dqd(i, j) == 0.0);
       }
