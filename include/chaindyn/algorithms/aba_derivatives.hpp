@@ -269,6 +269,15 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space_dynamic(const Data<Mode
   for (; r0 < n; ++r0) joint_space_rows<1, Model>(data, k, r0, identity, ys...);
 }
 
+/// y[r] -= c x[r] for r < rows (y and x distinct).
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE void column_multiply_subtract(Scalar* CHAINDYN_RESTRICT y,
+                                                            const Scalar* CHAINDYN_RESTRICT x,
+                                                            const Scalar c,
+                                                            const Eigen::Index rows) noexcept {
+  for (Eigen::Index r = 0; r < rows; ++r) y[r] = multiply_add(-c, x[r], y[r]);
+}
+
 /// The solves of aba_solve_joint_space (Y <- Y M^-1 for each of ys..., the identity among
 /// them) on a tree: the couplings K(j, i) = S_j^T U_i / D_i are those of the joints j that
 /// support i (the articulated-body bias pA_j sums U_i u_i / D_i over j's subtree only, and
@@ -287,12 +296,15 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_tree(const Model& model, const Data
   const auto coupling = [&data](const std::size_t j, const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     return dot(data.oS[j], data.oU[i]) * data.Dinv[Eigen::Index(i)];
   };
+  // column `to` of each Y -= c times its column `from` (plain loops on distinct columns: an
+  // Eigen expression per column and Y costs its set-up on a TreeX's short columns)
+  const auto subtract = [&](const Eigen::Index to, const Scalar& c, const Eigen::Index from)
+                            CHAINDYN_ALWAYS_INLINE {
+    (column_multiply_subtract(ys.col(to).data(), ys.col(from).data(), c, ys.rows()), ...);
+  };
   model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
-    const auto k = Eigen::Index(i);
     for (std::size_t j = model.parent(i); j != no_parent; j = model.parent(j)) {
-      const Scalar kji = coupling(j, i);
-      const auto jj = Eigen::Index(j);
-      ((ys.col(jj) -= kji * ys.col(k)), ...);
+      subtract(Eigen::Index(j), coupling(j, i), Eigen::Index(i));
     }
   });
   model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
@@ -300,9 +312,7 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_tree(const Model& model, const Data
     const Scalar inv_d = data.Dinv[k];
     ((ys.col(k) *= inv_d), ...);
     for (std::size_t j = model.parent(i); j != no_parent; j = model.parent(j)) {
-      const Scalar kji = coupling(j, i);
-      const auto jj = Eigen::Index(j);
-      ((ys.col(k) -= kji * ys.col(jj)), ...);
+      subtract(k, coupling(j, i), Eigen::Index(j));
     }
   });
 }
