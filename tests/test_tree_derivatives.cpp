@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <utility>
+#include <vector>
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
@@ -127,14 +128,13 @@ TEST_CASE("tree derivatives: central differences of rnea and aba; d tau / d q, d
 }
 
 TEST_CASE("tree derivatives: a TreeX gives the Tree's numbers; a TreeX of parents i - 1 the "
-          "chain's",
+          "ChainX's",
           "[trees][derivatives]") {
   std::mt19937 gen(test::kSeed + 21);
   const auto same = [&gen](const auto& fixed, const auto& dynamic) {
-    using Fixed = std::decay_t<decltype(fixed)>;
-    const auto q = test::random_state<typename Fixed::Vector>(gen, 3.0);
-    const auto qd = test::random_state<typename Fixed::Vector>(gen, 2.0);
-    const auto x = test::random_state<typename Fixed::Vector>(gen, 5.0);
+    const auto q = random_joint_vector(fixed, gen, 3.0);
+    const auto qd = random_joint_vector(fixed, gen, 2.0);
+    const auto x = random_joint_vector(fixed, gen, 5.0);
     const auto r = rnea_derivatives(fixed, q, qd, x);
     const auto rx = rnea_derivatives(dynamic, q, qd, x);
     CHECK(relative_error(rx.dtau_dq, r.dtau_dq) < 1e-12);
@@ -148,41 +148,48 @@ TEST_CASE("tree derivatives: a TreeX gives the Tree's numbers; a TreeX of parent
   const DerivTree tree(test::random_links<DerivTree>(gen, true));
   same(tree, TreeX<double>::from(tree));
   // 17 joints: the chain solves with M^-1 by ABA's passes, the tree in joint space
-  using Long = ChainN<double, 17, Revolute>;
-  const Long chain(test::random_links<Long>(gen, true));
-  same(chain, TreeX<double>::from(chain));
-  same(chain, ChainX<double>::from(chain));
+  std::vector<Link<double>> links;
+  std::vector<std::size_t> parents;
+  for (std::size_t i = 0; i < 17; ++i) {
+    links.push_back(test::random_link(gen, true));
+    parents.push_back(i == 0 ? no_parent : i - 1);
+  }
+  const std::vector<JointKind> kinds(17, JointKind::revolute);
+  same(ChainX<double>(links, kinds), TreeX<double>(links, kinds, parents));
 }
 
 TEST_CASE("tree derivatives: branches that are independent chains on the base give each "
           "chain's derivatives, zero across",
           "[trees][derivatives]") {
-  using Branches = Tree<double, Parents<-1, 0, 1, -1, 3>, Revolute, Revolute, Prismatic,
-                        Revolute, Revolute>;
-  using A = Chain<double, Revolute, Revolute, Prismatic>;
-  using B = ChainN<double, 2, Revolute>;
+  // joints 0 -> 1 -> 2 and 3 -> 4, both on the base; run-time models (the compile-time tree's
+  // code is checked against them above)
   std::mt19937 gen(test::kSeed + 22);
-  const std::vector<Link<double>> links = test::random_links<Branches>(gen, true);
-  const Branches tree(links);
-  const A a({links[0], links[1], links[2]});
-  const B b({links[3], links[4]});
-  const auto q = test::random_state<Branches::Vector>(gen, 3.0);
-  const auto qd = test::random_state<Branches::Vector>(gen, 2.0);
-  const auto x = test::random_state<Branches::Vector>(gen, 5.0);
-  const auto blocks = [](const Branches::Matrix& t, const auto& ma, const auto& mb) {
-    CHECK(relative_error(t.topLeftCorner<3, 3>(), ma) < 1e-13);
-    CHECK(relative_error(t.bottomRightCorner<2, 2>(), mb) < 1e-13);
-    CHECK(t.topRightCorner<3, 2>().isZero(0.0));
-    CHECK(t.bottomLeftCorner<2, 3>().isZero(0.0));
+  std::vector<Link<double>> links;
+  for (int i = 0; i < 5; ++i) links.push_back(test::random_link(gen, true));
+  const std::vector<JointKind> kinds = {JointKind::revolute, JointKind::revolute,
+                                        JointKind::prismatic, JointKind::revolute,
+                                        JointKind::revolute};
+  const TreeX<double> tree(links, kinds, {no_parent, 0, 1, no_parent, 3});
+  const ChainX<double> a({links[0], links[1], links[2]}, {kinds[0], kinds[1], kinds[2]});
+  const ChainX<double> b({links[3], links[4]}, {kinds[3], kinds[4]});
+  const Eigen::VectorXd q = random_joint_vector(tree, gen, 3.0);
+  const Eigen::VectorXd qd = random_joint_vector(tree, gen, 2.0);
+  const Eigen::VectorXd x = random_joint_vector(tree, gen, 5.0);
+  const auto blocks = [](const Eigen::MatrixXd& t, const Eigen::MatrixXd& ma,
+                         const Eigen::MatrixXd& mb) {
+    CHECK(relative_error(t.topLeftCorner(3, 3), ma) < 1e-13);
+    CHECK(relative_error(t.bottomRightCorner(2, 2), mb) < 1e-13);
+    CHECK(t.topRightCorner(3, 2).isZero(0.0));
+    CHECK(t.bottomLeftCorner(2, 3).isZero(0.0));
   };
   const auto r = rnea_derivatives(tree, q, qd, x);
-  const auto ra = rnea_derivatives(a, q.head<3>(), qd.head<3>(), x.head<3>());
-  const auto rb = rnea_derivatives(b, q.tail<2>(), qd.tail<2>(), x.tail<2>());
+  const auto ra = rnea_derivatives(a, q.head(3), qd.head(3), x.head(3));
+  const auto rb = rnea_derivatives(b, q.tail(2), qd.tail(2), x.tail(2));
   blocks(r.dtau_dq, ra.dtau_dq, rb.dtau_dq);
   blocks(r.dtau_dqd, ra.dtau_dqd, rb.dtau_dqd);
   const auto f = aba_derivatives(tree, q, qd, x);
-  const auto fa = aba_derivatives(a, q.head<3>(), qd.head<3>(), x.head<3>());
-  const auto fb = aba_derivatives(b, q.tail<2>(), qd.tail<2>(), x.tail<2>());
+  const auto fa = aba_derivatives(a, q.head(3), qd.head(3), x.head(3));
+  const auto fb = aba_derivatives(b, q.tail(2), qd.tail(2), x.tail(2));
   blocks(f.dqdd_dq, fa.dqdd_dq, fb.dqdd_dq);
   blocks(f.dqdd_dqd, fa.dqdd_dqd, fb.dqdd_dqd);
   blocks(f.dqdd_dtau, fa.dqdd_dtau, fb.dqdd_dtau);
