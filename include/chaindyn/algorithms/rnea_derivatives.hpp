@@ -357,8 +357,8 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
 
 /// d tau / d q and d tau / d qd of rnea(model, q, qd, qdd) (friction and armature included as
 /// rnea has them; see the file comment for the derivation), on a chain or a tree. O(n^2) on a
-/// chain, O(n + sum of the joints' depths) on a tree (only the pairs on one root path are
-/// computed, the other entries are zero); no allocation; noexcept on a compile-time model (a
+/// chain; on a tree only the pairs on one root path are computed, O(sum of the joints' depths)
+/// (the other entries are set to zero); no allocation; noexcept on a compile-time model (a
 /// ChainX's or TreeX's checks its arguments' sizes: model/arguments.hpp).
 /// Fills dd.dtau_dq, dd.dtau_dqd, dd.data.tau (= rnea) and the derivatives' own intermediates
 /// in dd (psi, upsilon, oh, of, oIdot, col_q, col_qd; on a chain pair_*; on a tree oh, of and
