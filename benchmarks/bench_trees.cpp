@@ -6,6 +6,12 @@
 //   serial12/... the same joint types as a Tree whose parents are i - 1 (a chain: the chain's code)
 //   treeX32/...  TreeX<double>: a root joint and four branches of 7 revolute joints from it
 //   chainX32/... ChainX<double> of 32 revolute joints
+//   tree32/...   Tree<double, Parents<...>, RevoluteZ x 32>: a root joint, two branches of 8 on
+//                it, and branches of 8 and 7 from their fourth joints (4 and 12)
+//   serial32/... the same joint types as a Tree whose parents are i - 1 (the chain's code)
+//   treeX64/...  TreeX<double>: a root joint and nine branches of 7 from it; chainX64/... its chain
+//   (rnea_derivatives and aba_derivatives in place on tree32, serial32, treeX32, chainX32,
+//   treeX64 and chainX64: docs/derivatives.md)
 //   floating_iiwa/...  FloatingBase<KukaIiwa>: the iiwa on a free-flying base (docs/floating_base.md)
 //   six_more_iiwa/...  the same robot on a fixed base with six more joints (prismatic x, y, z,
 //                revolute z, y, x, then the iiwa's seven): what a floating base replaces
@@ -14,9 +20,13 @@
 //                y, revolute z): what a planar base replaces
 #include "bench_common.hpp"
 
+#include <chaindyn/algorithms/aba_derivatives.hpp>
 #include <chaindyn/algorithms/floating_base.hpp>
+#include <chaindyn/algorithms/rnea_derivatives.hpp>
 #include <chaindyn/model/tree.hpp>
 
+#include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -30,6 +40,11 @@ using TreeZ = Tree<double, Parents<P...>, std::enable_if_t<(P >= -1), RevoluteZ>
 using Hand12 = TreeZ<-1, 0, 1, 2, 3, 1, 5, 6, 1, 8, 9, 1>;
 using Serial12 = TreeZ<-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10>;
 static_assert(Serial12::serial && !Hand12::serial);
+using Tree32 = TreeZ<-1, 0, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 4, 17, 18, 19, 20,
+                     21, 22, 23, 12, 25, 26, 27, 28, 29, 30>;
+using Serial32 = TreeZ<-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+                       20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30>;
+static_assert(Serial32::serial && !Tree32::serial);
 
 template <typename Model>
 Model random_tree() {
@@ -37,17 +52,17 @@ Model random_tree() {
   return Model(test::random_links<Model>(gen));
 }
 
-/// 32 revolute joints at run time: a root and four branches of 7 from it (tree) or in a row.
+/// n revolute joints at run time: a root and branches of 7 from it (tree) or in a row.
 template <typename Model>
-Model random_runtime(bool branched) {
+Model random_runtime(bool branched, std::size_t n = 32) {
   std::mt19937 gen(test::kSeed);
   std::vector<Link<double>> links;
   std::vector<std::size_t> parents;
-  for (std::size_t i = 0; i < 32; ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     links.push_back(test::random_link(gen));
     parents.push_back(i == 0 ? no_parent : (branched && (i - 1) % 7 == 0) ? 0 : i - 1);
   }
-  const std::vector<JointKind> kinds(32, JointKind::revolute);
+  const std::vector<JointKind> kinds(n, JointKind::revolute);
   if constexpr (std::is_same_v<Model, TreeX<double>>) {
     return Model(links, kinds, parents);
   } else {
@@ -74,6 +89,43 @@ void register_model(const std::string& prefix, const Fixture<Model>* f) {
   add(Crba{}, "crba");
   add(Aba{}, "aba");
   add(ForwardDynamicsCrba{}, "forward_dynamics_crba");
+}
+
+/// A Fixture with the derivatives' workspace.
+template <typename Model>
+struct DerivativesFixture : Fixture<Model> {
+  explicit DerivativesFixture(Model m)
+      : Fixture<Model>(std::move(m)),
+        derivatives(std::make_unique<DerivativesData<Model>>(*this->model)) {}
+  std::unique_ptr<DerivativesData<Model>> derivatives;
+};
+
+/// rnea_derivatives (kAba false) or aba_derivatives in place, ns per call and per joint.
+template <bool kAba, typename Model>
+void bm_derivatives(benchmark::State& state, const DerivativesFixture<Model>* f) {
+  DerivativesData<Model>* dd = f->derivatives.get();
+  benchmark::DoNotOptimize(dd);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    if constexpr (kAba) {
+      aba_derivatives(*f->model, *dd, f->q[k], f->qd[k], f->tau[k]);
+    } else {
+      rnea_derivatives(*f->model, *dd, f->q[k], f->qd[k], f->qdd[k]);
+    }
+    benchmark::ClobberMemory();
+    k = (k + 1) & (kStates - 1);
+  }
+  state.counters["per_joint"] = benchmark::Counter(
+      double(f->model->joint_count()),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+template <typename Model>
+void register_derivatives(const std::string& prefix, const DerivativesFixture<Model>* f) {
+  benchmark::RegisterBenchmark((prefix + "/rnea_derivatives").c_str(), &bm_derivatives<false, Model>,
+                               f);
+  benchmark::RegisterBenchmark((prefix + "/aba_derivatives").c_str(), &bm_derivatives<true, Model>,
+                               f);
 }
 
 // The iiwa with six more joints in front of its seven (the chain a floating base replaces).
@@ -135,6 +187,19 @@ const bool registered = [] {
   register_model("serial12", &serial);
   register_model("treeX32", &tree_x);
   register_model("chainX32", &chain_x);
+  static const DerivativesFixture<Tree32> tree32(random_tree<Tree32>());
+  static const DerivativesFixture<Serial32> serial32(random_tree<Serial32>());
+  static const DerivativesFixture<TreeX<double>> tree_x32(random_runtime<TreeX<double>>(true));
+  static const DerivativesFixture<ChainX<double>> chain_x32(random_runtime<ChainX<double>>(false));
+  static const DerivativesFixture<TreeX<double>> tree_x64(random_runtime<TreeX<double>>(true, 64));
+  static const DerivativesFixture<ChainX<double>> chain_x64(
+      random_runtime<ChainX<double>>(false, 64));
+  register_derivatives("tree32", &tree32);
+  register_derivatives("serial32", &serial32);
+  register_derivatives("treeX32", &tree_x32);
+  register_derivatives("chainX32", &chain_x32);
+  register_derivatives("treeX64", &tree_x64);
+  register_derivatives("chainX64", &chain_x64);
   Link<double> body;  // a 150 kg satellite
   body.mass = 150.0;
   body.inertia = Eigen::Vector3d(30.0, 30.0, 36.0).asDiagonal();

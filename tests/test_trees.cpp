@@ -3,7 +3,8 @@
 // energy as 1/2 qd^T M qd, the inverse mass matrix, the Coriolis matrix (C qd, Mdot - 2C
 // skew), the regressor, the frame Jacobian against finite
 // differences of frame_pose (zero columns off the link's path to the base), Jdot qd and J^T f
-// from it, gravity torques as the potential energy's gradient, and a tree whose
+// from it, frame velocities and accelerations from J and Jdot (and Jdot against differences of
+// J), gravity torques as the potential energy's gradient, and a tree whose
 // branches are independent chains on the base giving each chain's numbers. The topology's
 // checks refuse a parent that does not come before its child. (Orocos KDL's tree solvers:
 // tests/oracles/test_kdl_tree.cpp.)
@@ -14,6 +15,7 @@
 #include <chaindyn/algorithms/crba.hpp>
 #include <chaindyn/algorithms/energy.hpp>
 #include <chaindyn/algorithms/forward_dynamics_crba.hpp>
+#include <chaindyn/algorithms/frame_motion.hpp>
 #include <chaindyn/algorithms/inverse_mass_matrix.hpp>
 #include <chaindyn/algorithms/jacobian.hpp>
 #include <chaindyn/algorithms/nonlinear_effects.hpp>
@@ -229,6 +231,46 @@ TEST_CASE("tree: J is frame_pose's derivative, zero off the root path; Jdot qd, 
       const double dv = (potential_energy(model, (q + h * e).eval()) -
                          potential_energy(model, (q - h * e).eval())) / (2 * h);
       CHECK(std::abs(dv - gravity_torques(model, q)[i]) < 1e-6 * std::max(1.0, std::abs(dv)));
+    }
+  });
+}
+
+TEST_CASE("tree: frame_velocity = J qd, frame accelerations = J qdd + Jdot qd, Jdot = dJ/dt "
+          "(zero off the root path)",
+          "[trees]") {
+  std::mt19937 gen(test::kSeed + 11);
+  for_trees([&](const auto& model) {
+    using Model = std::decay_t<decltype(model)>;
+    using Vec6 = Eigen::Matrix<double, 6, 1>;
+    const typename Model::Vector q = random_vector_of(model, gen, 2.0);
+    const typename Model::Vector qd = random_vector_of(model, gen, 1.0);
+    const typename Model::Vector qdd = random_vector_of(model, gen, 2.0);
+    const double h = 1e-6;
+    for (std::size_t link = 0; link < model.joint_count(); ++link) {
+      const auto frame = model.frame(link, Transform<double>::Translation({0.1, -0.2, 0.05}));
+      for (const ReferenceFrame rf : {ReferenceFrame::world, ReferenceFrame::local}) {
+        const auto J = jacobian(model, q, frame, rf);
+        const auto jdot = jacobian_time_derivative(model, q, qd, frame, rf);
+        const auto jdot_fd = ((jacobian(model, (q + h * qd).eval(), frame, rf) -
+                               jacobian(model, (q - h * qd).eval(), frame, rf)) /
+                              (2 * h))
+                                 .eval();
+        CHECK(relative_error(jdot, jdot_fd) < 1e-6);
+        for (std::size_t j = 0; j < model.joint_count(); ++j) {
+          if (!model.supports(j, link)) CHECK(jdot.col(Eigen::Index(j)).isZero(0.0));
+        }
+        const Vec6 v = frame_velocity(model, q, qd, frame, rf).vector();
+        CHECK(relative_error(v, (J * qd).eval()) < 1e-12);
+        const Vec6 a = (J * qdd + jdot * qd).eval();
+        if (rf == ReferenceFrame::local) {
+          CHECK(relative_error(frame_acceleration(model, q, qd, qdd, frame, rf).vector(), a) <
+                1e-12);
+        } else {
+          CHECK(relative_error(
+                    frame_classical_acceleration(model, q, qd, qdd, frame, rf).vector(), a) <
+                1e-12);
+        }
+      }
     }
   });
 }

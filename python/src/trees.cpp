@@ -1,7 +1,8 @@
 // The Python module: kinematic trees (chaindyn's TreeX<double>) as chaindyn.TreeRobot -- a
 // robot whose joints branch (a Panda with its fingers, two arms on a torso, a hand) -- and the
-// algorithms on it (overloads of the chain's functions: rnea, crba, aba, ...), and the URDF
-// loaders that give one (load_urdf on a file that branches, load_urdf_tree on any file).
+// algorithms on it (overloads of the chain's functions: rnea, crba, aba, the derivatives, ...),
+// and the URDF loaders that give one (load_urdf on a file that branches, load_urdf_tree on any
+// file).
 #include "bindings.hpp"
 
 #ifdef CHAINDYN_PYTHON_URDF
@@ -305,6 +306,28 @@ joints branch) or chaindyn.load_urdf_tree. The algorithms take it as they take a
                         reference_arg(reference, f));
       },
       arg("robot"), arg("q"), arg("frame"), arg("reference") = "world", arg("offset") = py::none());
+  m.def(
+      "rnea_derivatives",
+      [](const TreeRobot& r, const py::object& q, const py::object& qd, const py::object& qdd) {
+        const char* f = "rnea_derivatives";
+        const auto d = rnea_derivatives(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map(),
+                                        vec_arg(qdd, f, "qdd").map());
+        return py::make_tuple(Mat(d.dtau_dq), Mat(d.dtau_dqd));
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("qdd"),
+      "(dtau_dq, dtau_dqd): the analytical partial derivatives of rnea; entry (i, j) is zero "
+      "unless joints i and j lie on one root path.");
+  m.def(
+      "aba_derivatives",
+      [](const TreeRobot& r, const py::object& q, const py::object& qd, const py::object& tau) {
+        require_regular(r, "aba_derivatives");
+        const char* f = "aba_derivatives";
+        const auto d = aba_derivatives(r, vec_arg(q, f, "q").map(), vec_arg(qd, f, "qd").map(),
+                                       vec_arg(tau, f, "tau").map());
+        return py::make_tuple(Mat(d.dqdd_dq), Mat(d.dqdd_dqd), Mat(d.dqdd_dtau));
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("tau"),
+      "(dqdd_dq, dqdd_dqd, dqdd_dtau = M^-1): the partial derivatives of aba.");
 
 #ifdef CHAINDYN_PYTHON_URDF
   m.def(

@@ -113,3 +113,49 @@ def test_a_tree_robot_from_links_and_parents():
     assert M[1, 2] == 0.0
     with pytest.raises(cd.ModelError, match="parent"):
         cd.TreeRobot(links, ["revolute"] * 3, [-1, 2, 0])
+
+
+def test_tree_derivatives_are_central_differences_zero_across_branches_and_the_chain_s():
+    rng = np.random.default_rng(7)
+    links = []
+    for i in range(5):
+        link = cd.Link()
+        link.axis = rng.normal(size=3)
+        link.placement = np.block([[np.eye(3), rng.uniform(-0.3, 0.3, (3, 1))], [0, 0, 0, 1]])
+        link.mass = 1.0 + 0.2 * i
+        link.com = rng.uniform(-0.1, 0.1, 3)
+        link.inertia = np.eye(3) * 0.02
+        link.damping = 0.1
+        links.append(link)
+    parents = [-1, 0, 1, 0, 3]  # two branches on joint 0
+    tree = cd.TreeRobot(links, ["revolute", "revolute", "prismatic", "revolute", "revolute"],
+                        parents)
+    q, qd, x = rng.uniform(-1, 1, 5), rng.uniform(-1, 1, 5), rng.uniform(-1, 1, 5)
+    dtau_dq, dtau_dqd = cd.rnea_derivatives(tree, q, qd, x)
+    dqdd_dq, dqdd_dqd, dqdd_dtau = cd.aba_derivatives(tree, q, qd, x)
+    assert dtau_dq.shape == dtau_dqd.shape == dqdd_dq.shape == dqdd_dtau.shape == (5, 5)
+
+    def central(f, args, which):
+        h, out = 1e-6, np.zeros((5, 5))
+        for j in range(5):
+            plus = [np.array(a, dtype=float) for a in args]
+            minus = [np.array(a, dtype=float) for a in args]
+            plus[which][j] += h
+            minus[which][j] -= h
+            out[:, j] = (f(tree, *plus) - f(tree, *minus)) / (2 * h)
+        return out
+
+    assert rel(dtau_dq, central(cd.rnea, (q, qd, x), 0)) < 1e-6
+    assert rel(dtau_dqd, central(cd.rnea, (q, qd, x), 1)) < 1e-6
+    assert rel(dqdd_dq, central(cd.aba, (q, qd, x), 0)) < 1e-6
+    assert rel(dqdd_dqd, central(cd.aba, (q, qd, x), 1)) < 1e-6
+    assert rel(dqdd_dtau @ cd.crba(tree, q), np.eye(5)) < 1e-10
+    for i, j in [(1, 3), (1, 4), (2, 3), (2, 4)]:  # joints on different branches
+        assert dtau_dq[i, j] == dtau_dq[j, i] == dtau_dqd[i, j] == dtau_dqd[j, i] == 0.0
+    # parents i - 1: the chain Robot's derivatives
+    kinds = ["revolute"] * 5
+    chain, as_tree = cd.Robot(links, kinds), cd.TreeRobot(links, kinds, [-1, 0, 1, 2, 3])
+    for a, b in zip(cd.rnea_derivatives(as_tree, q, qd, x), cd.rnea_derivatives(chain, q, qd, x)):
+        assert rel(a, b) < 1e-12
+    for a, b in zip(cd.aba_derivatives(as_tree, q, qd, x), cd.aba_derivatives(chain, q, qd, x)):
+        assert rel(a, b) < 1e-12

@@ -83,7 +83,8 @@ TEST_CASE("ChainX: in-place algorithms make no heap allocation once model and Da
 // --- Online payload estimation (issue 16): one tick -----------------------------------------
 
 // Trees (model/tree.hpp): the tree paths of the algorithms (accumulation into the parents' slots
-// of Data, the sparse L^T L factorization), on a compile-time Tree and a TreeX.
+// of Data, the sparse L^T L factorization, the derivatives' ancestor walks), on a compile-time
+// Tree and a TreeX.
 TEST_CASE("trees: in-place algorithms make no heap allocation once model and Data are made",
           "[no_malloc][trees]") {
   using T = Tree<double, Parents<-1, 0, 1, 1, 0>, RevoluteZ, Revolute, PrismaticX, RevoluteY,
@@ -128,6 +129,12 @@ TEST_CASE("trees: in-place algorithms make no heap allocation once model and Dat
     REQUIRE(J->allFinite());
     REQUIRE_NO_ALLOCATION(coriolis_matrix(model, *data, q, qd));
     REQUIRE(data->C.allFinite());
+    auto dd = std::make_unique<DerivativesData<Model>>(model);
+    REQUIRE_NO_ALLOCATION(rnea_derivatives(model, *dd, q, qd, qdd));
+    REQUIRE(dd->dtau_dq.allFinite());
+    REQUIRE_NO_ALLOCATION(aba_derivatives(model, *dd, q, qd, tau));
+    REQUIRE(dd->dqdd_dq.allFinite());
+    REQUIRE(dd->dqdd_dtau.allFinite());
   };
   check(fixed);
   check(TreeX<double>::from(fixed));

@@ -1,6 +1,6 @@
 /// @file
 /// Partial derivatives of forward dynamics: d qdd / d q, d qdd / d qd and d qdd / d tau = M^-1,
-/// in O(n^2) on a chain.
+/// in O(n^2) on a chain, on a tree in O(n sum of the joints' depths) (aba_solve_tree).
 ///
 /// The implicit-function route of Carpentier and Mansard, RSS 2018 (sec. IV-A, eq. (13)):
 /// forward dynamics qdd = FD(q, qd, tau) solves tau = ID(q, qd, qdd), so differentiating
@@ -24,7 +24,10 @@
 /// Chains of fewer than kJointSpaceSolveBelow joints (a ChainX's count checked at run time) run
 /// the same two passes in joint space, as two unit-triangular substitutions
 /// (aba_solve_joint_space, and its run-time-size form): n^2 multiply-adds per right-hand side,
-/// cheaper than the 24 n of the 6-vector passes on short chains.
+/// cheaper than the 24 n of the 6-vector passes on short chains. A tree solves in joint space at
+/// every size, the couplings only between a joint and its ancestors (aba_solve_tree): 2 d
+/// multiply-adds per right-hand side and joint of depth d (the 6-vector passes would need a
+/// scratch pA per pending branch).
 #pragma once
 
 #include "chaindyn/algorithms/aba.hpp"
@@ -266,6 +269,54 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space_dynamic(const Data<Mode
   for (; r0 < n; ++r0) joint_space_rows<1, Model>(data, k, r0, identity, ys...);
 }
 
+/// y[r] -= c x[r] for r < rows (y and x distinct).
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE void column_multiply_subtract(Scalar* CHAINDYN_RESTRICT y,
+                                                            const Scalar* CHAINDYN_RESTRICT x,
+                                                            const Scalar c,
+                                                            const Eigen::Index rows) noexcept {
+  for (Eigen::Index r = 0; r < rows; ++r) y[r] = multiply_add(-c, x[r], y[r]);
+}
+
+/// The solves of aba_solve_joint_space (Y <- Y M^-1 for each of ys..., the identity among
+/// them) on a tree: the couplings K(j, i) = S_j^T U_i / D_i are those of the joints j that
+/// support i (the articulated-body bias pA_j sums U_i u_i / D_i over j's subtree only, and
+/// a_p(i) sums S_j x_j over i's ancestors only), zero for every other pair, so each
+/// substitution walks the ancestors (RBDA sec. 6.5's branch-induced sparsity, here on the
+/// factorization M = (1 + K) D (1 + K)^T that ABA's passes carry out):
+///     tip to base:  u_i final once i's descendants (after it) are done; u_j -= K(j, i) u_i
+///                   for each ancestor j,
+///     base to tip:  x_i = u_i / D_i - sum_{ancestors j} K(j, i) x_j,
+/// one multiply-add of a column (one joint's entries of every right-hand side) per (joint,
+/// ancestor) pair and pass: O(n sum of depths) per Y. noexcept, no allocation.
+template <typename Model, typename... Ys>
+inline CHAINDYN_ALWAYS_INLINE void aba_solve_tree(const Model& model, const Data<Model>& data,
+                                                  Ys&... ys) noexcept {
+  using Scalar = typename Model::Scalar;
+  const auto coupling = [&data](const std::size_t j, const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    return dot(data.oS[j], data.oU[i]) * data.Dinv[Eigen::Index(i)];
+  };
+  // column `to` of each Y -= c times its column `from` (plain loops on distinct columns: an
+  // Eigen expression per column and Y costs its set-up on a TreeX's short columns)
+  const auto subtract = [&](const Eigen::Index to, const Scalar& c, const Eigen::Index from)
+                            CHAINDYN_ALWAYS_INLINE {
+    (column_multiply_subtract(ys.col(to).data(), ys.col(from).data(), c, ys.rows()), ...);
+  };
+  model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    for (std::size_t j = model.parent(i); j != no_parent; j = model.parent(j)) {
+      subtract(Eigen::Index(j), coupling(j, i), Eigen::Index(i));
+    }
+  });
+  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    const auto k = Eigen::Index(i);
+    const Scalar inv_d = data.Dinv[k];
+    ((ys.col(k) *= inv_d), ...);
+    for (std::size_t j = model.parent(i); j != no_parent; j = model.parent(j)) {
+      subtract(k, coupling(j, i), Eigen::Index(j));
+    }
+  });
+}
+
 }  // namespace detail
 
 /// The result of the returning form of aba_derivatives.
@@ -277,8 +328,9 @@ struct AbaDerivatives {
 };
 
 /// d qdd / d q, d qdd / d qd and M^-1 of aba(model, q, qd, tau) (friction and armature
-/// included), O(n^2). No allocation; noexcept on a compile-time chain (a ChainX's checks its
-/// arguments' sizes: model/arguments.hpp). Fills dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau,
+/// included), on a chain or a tree: O(n^2) on a chain. No allocation; noexcept on a
+/// compile-time model (a ChainX's or TreeX's checks its arguments' sizes:
+/// model/arguments.hpp). Fills dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau,
 /// dd.data.qdd (= aba), and what aba and rnea_derivatives fill (not data.Minv).
 template <typename Model, typename Q, typename Qd, typename Tau>
 void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
@@ -308,7 +360,9 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
     y[1].template topRows<n>() = -dd.dtau_dqd.transpose();
     y[2].template topRows<n>().setIdentity();
     for (auto& m : y) m.template bottomRows<DerivativesData<Model>::solve_rows - n>().setZero();
-    if constexpr (detail::solve_in_joint_space<Model>) {
+    if constexpr (!Model::serial) {
+      detail::aba_solve_tree(model, data, y[2], y[0], y[1]);
+    } else if constexpr (detail::solve_in_joint_space<Model>) {
       detail::aba_solve_joint_space<Model>(data, dd.pair_s, dd.solve_k, y[2], y[0], y[1]);
     } else {
       detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), y[2], y[0], y[1]);
@@ -320,7 +374,9 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
     dd.dqdd_dq = -dd.dtau_dq.transpose();
     dd.dqdd_dqd = -dd.dtau_dqd.transpose();
     dd.dqdd_dtau.setIdentity();
-    if constexpr (detail::solve_in_joint_space<Model>) {
+    if constexpr (!Model::serial) {
+      detail::aba_solve_tree(model, data, dd.dqdd_dtau, dd.dqdd_dq, dd.dqdd_dqd);
+    } else if constexpr (detail::solve_in_joint_space<Model>) {
       detail::aba_solve_joint_space<Model>(data, dd.pair_s, dd.solve_k, dd.dqdd_dtau, dd.dqdd_dq,
                                     dd.dqdd_dqd);
     } else if (detail::may_solve_in_joint_space<Model> &&

@@ -35,13 +35,12 @@ namespace detail {
 
 /// Velocities (and, with qdd, accelerations without gravity) of links 0..link in base
 /// coordinates about the base origin: data.liMi, oMi, oS, ov (and oa), and data.oMf. On a
-/// chain, a link's parent is the link before it: the recursion carries it in a local.
+/// chain, a link's parent is the link before it: the recursion carries it in a local; on a
+/// tree each link reads its parent's (every link 0..link: the parents come first).
 template <typename Model>
 void frame_motion_pass(const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
                        const typename Model::Vector& qd, const typename Model::Vector* qdd,
                        const FrameFor<Model>& frame) noexcept {
-  static_assert(Model::serial, "chaindyn: frame_velocity, frame_acceleration and "
-                               "jacobian_time_derivative take a serial chain, not a tree");
   using Scalar = typename Model::Scalar;
   const std::size_t link = frame.link();
   world_kinematics(model, data, q, link);
@@ -51,6 +50,11 @@ void frame_motion_pass(const Model& model, DataFor<Model>& data, const typename 
     if (i > link) return;
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
+    if constexpr (!Model::serial) {
+      const bool root = model.is_root(i);
+      v = root ? Motion<Scalar>() : data.ov[model.parent(i)];
+      if (qdd) a = root ? Motion<Scalar>() : data.oa[model.parent(i)];
+    }
     // v_i = v_p + S_i qd_i;  a_i = a_p + S_i qdd_i + v_i x S_i qd_i        RBDA eqs. (5.6-5.7)
     v += s * qd[k];
     data.ov[i] = v;
@@ -186,7 +190,7 @@ Motion<typename Model::Scalar> frame_classical_acceleration(
 }
 
 /// Jdot = d/dt J(q(t)) of F's Jacobian in `rf` at (q, qd), 6 x nq: Jdot qd = jdot_qd. Column j
-/// (j <= F's link; the others zero) from d/dt S_j = v_j x S_j (base coordinates, RBDA sec. 2.9,
+/// (j supports F's link; the others zero) from d/dt S_j = v_j x S_j (base coordinates, RBDA sec. 2.9,
 /// v_j link j's velocity):
 ///     world: (dw_j; dv_j + dw_j x p + w_j x p_dot),  (dw_j; dv_j) = v_j x S_j,
 ///     local: X_F^-1 ((v_j - v_F) x S_j),  X_F^-1 = oMf.act_inv, v_F F's link's velocity
@@ -216,6 +220,9 @@ void jacobian_time_derivative(const Model& model, DataFor<Model>& data,
   const Vector3<Scalar> pdot = vf.linear + detail::cross3(vf.angular, p);
   model.indices_forward([&](const std::size_t j) CHAINDYN_ALWAYS_INLINE {
     if (j > link) return;
+    if constexpr (!Model::serial) {
+      if (!model.supports(j, link)) return;  // a joint off F's root path does not move F
+    }
     const auto k = Eigen::Index(j);
     const Motion<Scalar>& s = data.oS[j];
     if (rf == ReferenceFrame::world) {

@@ -7,7 +7,11 @@
 /// formulas below were derived here (not the paper's Algorithm 2 verbatim) by differentiating
 /// the world-frame RNEA (RBDA Table 5.1 re-expressed in base coordinates):
 ///
-///   All spatial quantities in base coordinates about the base origin, j-1 the parent of j:
+///   All spatial quantities in base coordinates about the base origin. Written for a chain
+///   (j-1 the parent of j, k <= i: k supports i, i >= k: i in k's subtree); on a tree the same
+///   formulas hold with j-1 the parent p(j), the sums over root paths and subtrees, and
+///   d tau_k / d q_j = d tau_k / d qd_j = 0 unless j and k lie on one root path (neither
+///   subtree moves with the other joint's coordinate):
 ///     S_k (joint columns), v_i = sum_{k<=i} S_k qd_k,
 ///     a_i = a_0 + sum_{k<=i} (S_k qdd_k + (v_k x S_k) qd_k),   a_0 = (0; -g),
 ///     f_i = I_i a_i + v_i x* I_i v_i,  F_k = sum_{i>=k} f_i,  tau_k = S_k . F_k (+ friction,
@@ -210,9 +214,6 @@ template <bool from_aba, typename Model>
 void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
                            const typename Model::Vector& q, const typename Model::Vector& qd,
                            const typename Model::Vector& qdd) noexcept {
-  // (serial chains only: the pairs below are those of a chain, j <= k or j > k; the steps
-  // index the parent as i - 1)
-  static_assert(Model::serial, "rnea_derivatives and aba_derivatives take serial chains only");
   using Scalar = typename Model::Scalar;
   const std::size_t n = joint_count(model);
   Data<Model>& data = dd.data;
@@ -230,7 +231,8 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   // oMi[0] after these steps (as in aba.hpp: the copy right after joint_poses stored liMi[0]
   // stalls g++ on store forwarding). The same steps as aba's pass 1, written out in both: as
   // one shared inline function, clang++'s and g++'s aba change.
-  if constexpr (!from_aba) {
+  // A tree's link composes the pose of its parent, parent(i) (world_kinematics).
+  if constexpr (!from_aba && Model::serial) {
     joint_poses(model, data, q);
     const Transform<Scalar>* parent = nullptr;
     model.joints_forward(large_body, [&](const std::size_t i, const auto& joint)
@@ -241,18 +243,23 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
       data.oS[i] = joint.subspace_in(x);
     });
     data.oMi[0] = data.liMi[0];
+  } else if constexpr (!from_aba) {
+    world_kinematics(model, data, q);
   }
   model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
-    set_row(dd.pair_s, i, s);
-    const Motion<Scalar>& a_parent = i == 0 ? model.base_acceleration() : data.oa[i - 1];
-    if (i == 0) {
+    if constexpr (Model::serial) set_row(dd.pair_s, i, s);
+    // (a chain's parent written i - 1: through parent(i), the compilers' code for it differs)
+    const Motion<Scalar>& a_parent =
+        Model::serial ? (i == 0 ? model.base_acceleration() : data.oa[i - 1])
+                      : (model.is_root(i) ? model.base_acceleration() : data.oa[model.parent(i)]);
+    if (Model::serial ? i == 0 : model.is_root(i)) {
       dd.psi[i] = Motion<Scalar>();
       dd.upsilon[i] = cross(s, a_parent);
       if constexpr (!from_aba) data.ov[i] = s * qd[k];
     } else {
-      const Motion<Scalar>& v_parent = data.ov[i - 1];
+      const Motion<Scalar>& v_parent = data.ov[Model::serial ? i - 1 : model.parent(i)];
       const Motion<Scalar> psi = cross(s, v_parent);
       dd.psi[i] = psi;
       dd.upsilon[i] = cross(s, a_parent) - cross(psi, v_parent);
@@ -270,44 +277,93 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
     dd.oIdot[i] = inertia_rate(inertia, v);
   });
   // Backward pass: the composites Ic_k (in place in data.oIc), Hc_k, F_k and Idc_k; tau_k,
-  // and the vectors row k and column k of the derivatives are made of.
+  // and the vectors row k and column k of the derivatives are made of. On a chain the
+  // composites are running sums (i >= k); on a tree each link's slots (data.oIc, dd.of, dd.oh,
+  // dd.oIdot) hold its own terms plus what its children pushed, so they are the subtree's
+  // sums when its step reads them, and it pushes them on to its parent.
   Inertia<Scalar> idc;  // Idc_k = sum_{i>=k} Idot_i (zero mass)
   Force<Scalar> hc;     // Hc_k = sum_{i>=k} I_i v_i
   Force<Scalar> fc;     // F_k = sum_{i>=k} f_i
+  if constexpr (!Model::serial) {
+    dd.dtau_dq.setZero();  // the pairs on different branches
+    dd.dtau_dqd.setZero();
+  }
   for (std::size_t k = n; k-- > 0;) {
     const auto kk = Eigen::Index(k);
     const Motion<Scalar>& s = data.oS[k];
-    fc += dd.of[k];
-    hc += dd.oh[k];
-    idc += dd.oIdot[k];
+    if constexpr (Model::serial) {
+      fc += dd.of[k];
+      hc += dd.oh[k];
+      idc += dd.oIdot[k];
+    } else {
+      fc = dd.of[k];
+      hc = dd.oh[k];
+      idc = dd.oIdot[k];
+    }
     Inertia<Scalar>& ic = data.oIc[k];
-    if (k + 1 < n) ic += data.oIc[k + 1];
+    if constexpr (Model::serial) {
+      if (k + 1 < n) ic += data.oIc[k + 1];
+    } else if (!model.is_root(k)) {
+      const std::size_t p = model.parent(k);
+      dd.of[p] += fc;
+      dd.oh[p] += hc;
+      dd.oIdot[p] += idc;
+      data.oIc[p] += ic;
+    }
     data.tau[kk] = dot(s, fc) + joint_friction(model, k, qd[kk]) + model.armature()[kk] * qdd[kk];
     // Row k: S_k^T Ic_k = (Ic_k S_k)^T and 2 S_k^T Bc_k = (2 Bc_k^T S_k)^T.
     const Force<Scalar> ids = massless_times(idc, s);
     const Force<Scalar> sxh = cross(s, hc);
-    set_row(dd.pair_ics, k, ic * s);
-    set_row(dd.pair_bts, k, ids - sxh);  // 2 Bc_k^T S_k
+    if constexpr (Model::serial) {
+      set_row(dd.pair_ics, k, ic * s);
+      set_row(dd.pair_bts, k, ids - sxh);  // 2 Bc_k^T S_k
+    }
     // Column k, rows r < k: S_r . (S_k x* F_k - Ic_k u_k - 2 Bc_k psi_k) and
     // S_r . (2 Bc_k S_k - 2 Ic_k psi_k).
     const Motion<Scalar>& psi = dd.psi[k];
     dd.col_q[k] = cross(s, fc) - ic * dd.upsilon[k] - (massless_times(idc, psi) + cross(psi, hc));
     dd.col_qd[k] = (ids + sxh) - Scalar(2) * (ic * psi);
+    if constexpr (!Model::serial) {
+      // The pairs of k with the joints j that support it (k itself and its ancestors): row k
+      // (the formulas for j <= k) and, j != k, column k (j > k with the roles swapped); every
+      // other entry of row and column k is zero (branch-induced sparsity: O(sum of depths)).
+      const Force<Scalar> ics = ic * s;
+      const Force<Scalar> bts = ids - sxh;  // 2 Bc_k^T S_k
+      const Force<Scalar>& cq = dd.col_q[k];
+      const Force<Scalar>& cqd = dd.col_qd[k];
+      const auto lower = [&](const std::size_t j) CHAINDYN_ALWAYS_INLINE {
+        const auto jj = Eigen::Index(j);
+        dd.dtau_dq(kk, jj) = -(dot(dd.upsilon[j], ics) + dot(dd.psi[j], bts));
+        dd.dtau_dqd(kk, jj) = dot(data.oS[j], bts) - Scalar(2) * dot(dd.psi[j], ics);
+      };
+      lower(k);
+      dd.dtau_dqd(kk, kk) += model.damping()[kk];
+      for (std::size_t j = model.parent(k); j != no_parent; j = model.parent(j)) {
+        lower(j);
+        dd.dtau_dq(Eigen::Index(j), kk) = dot(data.oS[j], cq);
+        dd.dtau_dqd(Eigen::Index(j), kk) = dot(data.oS[j], cqd);
+      }
+    }
   }
-  constexpr int packet = Eigen::internal::packet_traits<Scalar>::Vectorizable
-                             ? int(Eigen::internal::packet_traits<Scalar>::size)
-                             : 1;
-  rnea_derivatives_columns_widest<packet>(model, dd, Eigen::Index(n));
+  if constexpr (Model::serial) {
+    constexpr int packet = Eigen::internal::packet_traits<Scalar>::Vectorizable
+                               ? int(Eigen::internal::packet_traits<Scalar>::size)
+                               : 1;
+    rnea_derivatives_columns_widest<packet>(model, dd, Eigen::Index(n));
+  }
 }
 
 }  // namespace detail
 
 /// d tau / d q and d tau / d qd of rnea(model, q, qd, qdd) (friction and armature included as
-/// rnea has them; see the file comment for the derivation). O(n^2), no allocation; noexcept on a
-/// compile-time chain (a ChainX's checks its arguments' sizes: model/arguments.hpp).
+/// rnea has them; see the file comment for the derivation), on a chain or a tree. O(n^2) on a
+/// chain; on a tree only the pairs on one root path are computed, O(sum of the joints' depths)
+/// (the other entries are set to zero); no allocation; noexcept on a compile-time model (a
+/// ChainX's or TreeX's checks its arguments' sizes: model/arguments.hpp).
 /// Fills dd.dtau_dq, dd.dtau_dqd, dd.data.tau (= rnea) and the derivatives' own intermediates
-/// in dd (psi, upsilon, oh, of, oIdot, col_q, col_qd, pair_*), and in base coordinates
-/// dd.data.oMi, oS, ov, oa, oIc (composite inertias); dd.data.liMi.
+/// in dd (psi, upsilon, oh, of, oIdot, col_q, col_qd; on a chain pair_*; on a tree oh, of and
+/// oIdot hold the subtrees' sums), and in base coordinates dd.data.oMi, oS, ov, oa, oIc
+/// (composite inertias); dd.data.liMi.
 template <typename Model, typename Q, typename Qd, typename Qdd>
 void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
                       const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,

@@ -27,15 +27,16 @@ struct Unpadded {};
 /// aba_derivatives solves with M^-1 in joint space (aba_solve_joint_space, O(n^2) per
 /// right-hand side) on a chain of fewer joints than this, and by ABA's own passes
 /// (aba_solve_rows, O(n) per right-hand side) from here on: ~n^2 against ~24 n multiply-adds
-/// per right-hand side. A ChainX chooses at run time, by its joint count.
+/// per right-hand side. A ChainX chooses at run time, by its joint count. (A tree solves in
+/// joint space whatever its size, walking each joint's ancestors: aba_solve_tree.)
 constexpr int kJointSpaceSolveBelow = 16;
 template <typename Model>
 constexpr bool solve_in_joint_space =
-    Model::nq != Eigen::Dynamic && Model::nq < kJointSpaceSolveBelow;
+    Model::serial && Model::nq != Eigen::Dynamic && Model::nq < kJointSpaceSolveBelow;
 /// Whether a workspace of Model needs the joint-space couplings (solve_k).
 template <typename Model>
 constexpr bool may_solve_in_joint_space =
-    Model::nq == Eigen::Dynamic || solve_in_joint_space<Model>;
+    Model::serial && (Model::nq == Eigen::Dynamic || solve_in_joint_space<Model>);
 }  // namespace detail
 
 /// The workspace of rnea_derivatives and aba_derivatives: a Data<Model> (`data`: the kinematics,
@@ -69,7 +70,9 @@ struct DerivativesData {
   Matrix dqdd_dqd;   ///< d qdd / d qd (aba_derivatives)
   Matrix dqdd_dtau;  ///< d qdd / d tau = M^-1 (aba_derivatives)
 
-  // Base coordinates, about the base origin (rnea_derivatives; see its file comment).
+  // Base coordinates, about the base origin (rnea_derivatives; see its file comment). On a
+  // tree j-1 is j's parent, and oh, of and oIdot hold the sums over link i's subtree after the
+  // call (its backward pass accumulates them in place).
   PerLink<Motion<Scalar>> psi;        ///< psi_j = S_j x v_{j-1}
   PerLink<Motion<Scalar>> upsilon;    ///< u_j = S_j x a_{j-1} - psi_j x v_{j-1}
   PerLink<Force<Scalar>> oh;          ///< h_i = I_i v_i
@@ -79,12 +82,14 @@ struct DerivativesData {
   PerLink<Force<Scalar>> col_qd;      ///< 2 Bc_k S_k - 2 Ic_k psi_k
   /// Row i: a spatial vector of link i, stored row-wise so that its six components for all
   /// links are six contiguous columns (the O(n^2) step runs down them, SIMD packets of rows).
+  /// A chain's only: a tree's pairs are computed in its backward pass.
   using PairRows = Eigen::Matrix<Scalar, Model::nq, 6>;
   PairRows pair_s;    ///< S_i
   PairRows pair_ics;  ///< Ic_i S_i
   PairRows pair_bts;  ///< 2 Bc_i^T S_i
 
-  // aba_derivatives' solves with M^-1 (aba_derivatives.hpp): the right-hand sides one per row,
+  // aba_derivatives' solves with M^-1 (aba_derivatives.hpp; solve_p and solve_a a chain's
+  // only): the right-hand sides one per row,
   // their count padded to a whole number of SIMD packets (Eigen's packet size for Scalar: 8
   // doubles with AVX-512, 4 with AVX, 1 for non-SIMD scalars), and pA_i and a_i likewise.
   static constexpr int solve_rows = Model::nq == Eigen::Dynamic
@@ -112,9 +117,11 @@ struct DerivativesData {
     detail::resize_per_link(oIdot, n);
     for (auto* p : {&pair_s, &pair_ics, &pair_bts}) *p = PairRows::Zero(k, 6);
     if constexpr (detail::solve_in_joint_space<Model>) solve_k.setZero();
-    if constexpr (Model::nq == Eigen::Dynamic) {
+    if constexpr (detail::may_solve_in_joint_space<Model> && Model::nq == Eigen::Dynamic) {
       const Eigen::Index kn = k < detail::kJointSpaceSolveBelow ? k : 0;
       solve_k = Matrix::Zero(kn, kn);
+    }
+    if constexpr (Model::serial && Model::nq == Eigen::Dynamic) {  // (a tree does not use them)
       for (auto* p : {&solve_p, &solve_a}) {
         for (SolveScratch& m : *p) m = SolveScratch::Zero(k, 6);
       }
