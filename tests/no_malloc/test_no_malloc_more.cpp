@@ -364,6 +364,45 @@ TEST_CASE("streaming simulate makes no heap allocation per step with any integra
   }
 }
 
+TEST_CASE("streaming simulate on a compile-time tree makes no heap allocation per step",
+          "[no_malloc][trees]") {
+  // The tree of the trees case above, frictionless (as SimModel), passive; every integrator.
+  // Only the Data workspace is allocated, once, before the first sample.
+  using T = Tree<double, Parents<-1, 0, 1, 1, 0>, RevoluteZ, Revolute, PrismaticX, RevoluteY,
+                 Revolute>;
+  std::mt19937 gen(test::kSeed);
+  auto links = test::random_links<T>(gen, true);
+  for (auto& l : links) l.dynamics.friction = 0.0;
+  const T model(links);
+  const T::Vector q0 = test::random_state<T::Vector>(gen, 1.0);
+  for (Integrator method : {Integrator::semi_implicit_euler, Integrator::rk4, Integrator::rk45}) {
+    SimulationOptions<double> options;
+    options.integrator = method;
+    std::size_t samples = 0;
+    double checksum = 0;
+    constexpr std::size_t unset = std::numeric_limits<std::size_t>::max();
+    std::size_t at_first_sample = unset, at_last_sample = unset, total = unset;
+    {
+      const EigenNoMalloc eigen_net;
+      const test::AllocationScope scope;
+      simulate(model, q0, T::Vector::Zero(), ZeroTorque{}, 0.2, options,
+               [&](const SimulationSample<T>& s) {
+                 if (samples == 0) at_first_sample = scope.count();
+                 at_last_sample = scope.count();
+                 ++samples;
+                 checksum += s.q.sum() + s.qdd.sum();
+               });
+      total = scope.count();
+    }
+    INFO("integrator " << int(method));
+    REQUIRE(at_first_sample == 1);  // the Data workspace
+    REQUIRE(at_last_sample == at_first_sample);
+    REQUIRE(total == 1);
+    CHECK(samples > 10);
+    CHECK(std::isfinite(checksum));
+  }
+}
+
 // Task-space dynamics and frame motion (algorithms/operational_space.hpp, frame_motion.hpp): a
 // compile-time chain and a ChainX, every in-place form (the dense reference route allocates for
 // a ChainX and is left out there).
