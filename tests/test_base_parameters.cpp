@@ -4,13 +4,16 @@
 // states. Pseudo-inertias (pseudo_inertia.hpp) against point-mass sums; Fourier excitation
 // trajectories (excitation.hpp) against finite differences and re-checked limits; the whole-robot
 // fits (robot_identification.hpp) against the true model's rnea, the constraints checked from
-// eigenvalues, and the held-out error against the bound the noise level predicts.
+// eigenvalues, and the held-out error against the bound the noise level predicts; a kinematic
+// tree identified from its simulated motion (simulate) against its own rnea.
 #include "support/test_support.hpp"
 #include "support/two_link.hpp"
 
 #include <chaindyn/closed_form.hpp>
 #include <chaindyn/identification.hpp>
 #include <chaindyn/identification/base_parameters.hpp>
+#include <chaindyn/model/tree.hpp>
+#include <chaindyn/simulation/simulate.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -406,4 +409,87 @@ TEST_CASE("whole-robot identification of the iiwa with friction and armature: no
     wrong.columns = 70;  // an inertial-only count for a BaseParameters with joint dynamics
     CHECK_THROWS_AS(RobotIdentification<Arm>(truth, wrong), ArgumentError);
   }
+}
+
+TEST_CASE("whole-robot identification of a tree from its simulated motion recovers the base "
+          "parameters and rnea; a TreeX's consistent fit keeps its parents",
+          "[identification][robot][trees]") {
+  // A torso joint with two arms (1 -> 2 and 3 -> 4), damping, Coulomb friction and armature on
+  // every joint, tracking a random Fourier trajectory under computed torque; simulate (RK4)
+  // gives the samples (q, qd, qdd from aba, tau the controller's).
+  using Torso = Tree<double, Parents<-1, 0, 1, 0, 3>, RevoluteZ, RevoluteY, Revolute, RevoluteY,
+                     Prismatic>;
+  using Vector = Torso::Vector;
+  std::mt19937 gen(test::kSeed + 19);
+  std::vector<Link<double>> links = test::random_links<Torso>(gen, true);
+  for (Link<double>& l : links) {
+    l.dynamics = {test::uniform(gen, 0.1, 1.0), test::uniform(gen, 0.2, 2.0),
+                  test::uniform(gen, 0.05, 0.5)};
+  }
+  const Torso truth(links);
+  const BaseParameters bp = base_parameters(truth, true, 100);
+  INFO("tree: " << bp.rank << " base parameters of " << bp.columns);
+  const Eigen::VectorXd truth_base = bp.base_values(parameters_with_joint_dynamics(truth));
+  const FourierTrajectory<5> reference = random_fourier<5>(gen, 4, 4.0, 1.0);
+  const auto computed_torque = [&](double t, const Vector& q, const Vector& qd) -> Vector {
+    Vector qr, qdr, qddr;
+    reference.evaluate(t, qr, qdr, qddr);
+    return rnea(truth, q, qd, (qddr + 100.0 * (qr - q) + 20.0 * (qdr - qd)).eval());
+  };
+  SimulationOptions<double> o;
+  o.integrator = Integrator::rk4;
+  o.dt = 1e-3;
+  o.output_interval = 0.025;
+  Vector q0, qd0, qdd0;
+  reference.evaluate(0.0, q0, qd0, qdd0);
+  const SimulationResult<Torso> motion = simulate(truth, q0, qd0, computed_torque, 4.0, o);
+  RobotIdentification<Torso> id(truth, bp);
+  for (std::size_t k = 0; k < motion.size(); ++k) {
+    id.add_sample(motion.q[k], motion.qd[k], motion.qdd[k], motion.tau[k]);
+  }
+  const BaseEstimate ls = id.least_squares();
+  REQUIRE(ls.ok);
+  INFO("samples " << ls.samples << ", cond " << ls.condition_number);
+  const double base_error = (ls.base - truth_base).norm() / truth_base.norm();
+  // rnea of the identified base parameters at fresh states against the truth's
+  double worst = 0.0;
+  for (int k = 0; k < 10; ++k) {
+    const Vector q = test::random_state<Vector>(gen, 2.0), qd = test::random_state<Vector>(gen, 1.5),
+                 qdd = test::random_state<Vector>(gen, 4.0);
+    const Vector t = rnea(truth, q, qd, qdd);
+    worst = std::max(worst, test::relative_error((id.base_regressor(q, qd, qdd) * ls.base).eval(), t));
+  }
+  WARN("tree identified from " << ls.samples << " simulated samples (cond " << ls.condition_number
+                               << "): base parameters " << base_error
+                               << ", rnea at fresh states " << worst << " (relative)");
+  CHECK(base_error < 1e-10);
+  CHECK(worst < 1e-10);
+
+  // The same samples on the tree at run time; its physically consistent fit is a TreeX with
+  // the prior's parents and kinds whose rnea is the truth's.
+  using X = TreeX<double>;
+  RobotIdentification<X> idx(X::from(truth), bp);
+  for (std::size_t k = 0; k < motion.size(); ++k) {
+    idx.add_sample(Eigen::VectorXd(motion.q[k]), Eigen::VectorXd(motion.qd[k]),
+                   Eigen::VectorXd(motion.qdd[k]), Eigen::VectorXd(motion.tau[k]));
+  }
+  const BaseEstimate lsx = idx.least_squares();
+  REQUIRE(lsx.ok);
+  CHECK((lsx.base - ls.base).norm() < 1e-12 * ls.base.norm());
+  std::vector<Link<double>> cad = links;  // the prior: 20 % off, no joint dynamics
+  for (Link<double>& l : cad) {
+    l.mass *= test::uniform(gen, 0.8, 1.2);
+    l.com += test::random_state<Eigen::Vector3d>(gen, 0.02);
+    l.dynamics = {};
+  }
+  ConsistentOptions options;
+  options.prior_weight = 1e-12;  // exact data
+  const ConsistentEstimate<X> pc = idx.physically_consistent(X::from(Torso(cad)), options);
+  CHECK(pc.converged);
+  CHECK(pc.smallest_margin > 0.0);
+  CHECK((pc.base - truth_base).norm() < 1e-8 * truth_base.norm());
+  CHECK(pc.model.parents() == Torso::parents());
+  CHECK(pc.model.joint(4).kind() == JointKind::prismatic);
+  const Eigen::VectorXd q = test::random_state<Vector>(gen, 2.0);
+  CHECK(test::relative_error(rnea(pc.model, q, q, q), rnea(truth, q, q, q)) < 1e-8);
 }
