@@ -376,8 +376,10 @@ namespace detail {
 template <typename Scalar>
 Eigen::Matrix<Scalar, 6, 6> task_motion_matrix(const Transform<Scalar>& x) noexcept {
   Eigen::Matrix<Scalar, 6, 6> m = Eigen::Matrix<Scalar, 6, 6>::Zero();
-  const Matrix3<Scalar> rt = x.rotation.transpose();
-  m.template topLeftCorner<3, 3>() = rt;
+  // R^T written once, into its block (a 3x3 copy of it drew g++ 12's -Wmaybe-uninitialized
+  // from Eigen's aliasing assertion where the caller is inlined)
+  m.template topLeftCorner<3, 3>() = x.rotation.transpose();
+  const auto rt = m.template topLeftCorner<3, 3>();
   m.template bottomRightCorner<3, 3>() = rt;
   m.template bottomLeftCorner<3, 3>() = -(rt * skew(x.translation));
   return m;
