@@ -1,6 +1,7 @@
 // Many states per call (chaindyn/batch.hpp): every batch function equals the one-state
 // function column by column, for every joint kind, batch sizes around the pack width (tails)
-// and 100, one and two threads; and the pack scalar's own pieces (sincos, sign, select).
+// and 100, one and two threads, on chains and trees; and the pack scalar's own pieces (sincos,
+// sign, select).
 #include "support/chains.hpp"
 #include "support/test_support.hpp"
 
@@ -173,6 +174,24 @@ TEST_CASE("batch functions on a ChainX equal the one-state functions column by c
   const batch::States<ChainX<double>> q = batch::States<ChainX<double>>::Random(7, 3);
   const batch::States<ChainX<double>> tau = batch::rnea(iiwa, q, q, q);
   CHECK(relative_error(tau.col(2), rnea(iiwa, q.col(2), q.col(2), q.col(2))) <= kBatchTolerance);
+}
+
+// A compile-time tree (two branches from joint 1, one from the base; every walk of a Tree) and
+// the same shape at run time: rnea, aba, crba and the kinematics (the derivatives take serial
+// chains only). Width 1 runs the one-state code in double: equal to the last bit; the pack
+// widths to rounding.
+TEST_CASE("batch functions on a Tree and a TreeX equal the one-state functions column by column",
+          "[batch][trees]") {
+  using BatchTree = Tree<double, Parents<-1, 0, 1, 1, 3, 0, 5>, RevoluteZ, Revolute, RevoluteY,
+                         Prismatic, Revolute, RevoluteX, Revolute>;
+  std::mt19937 gen(test::kSeed + 1508);
+  CHECK(batch_against_one_state<BatchTree, 1, false>(gen, 1) == 0.0);
+  for (const int threads : {1, 2}) {
+    INFO("threads " << threads);
+    CHECK(batch_against_one_state<BatchTree, 4, false>(gen, threads) <= kBatchTolerance);
+    CHECK(batch_against_one_state<TreeX<double>, batch::native_width, false, BatchTree>(
+              gen, threads) <= kBatchTolerance);
+  }
 }
 
 TEST_CASE("batch: the returning forms equal the in-place forms, and sizes and threads are checked",

@@ -1,7 +1,8 @@
 // Operational-space dynamics (operational_space.hpp) against the dense route on three chains
 // of test::MixedChains and the iiwa: Lambda^-1 = J M^-1 J^T and Lambda by CRBA + Cholesky, mu
 // and p from nonlinear_effects, gravity_torques and jdot_qd, Jbar = M^-1 J^T Lambda; the
-// identities of Jbar and the null-space projector; near and at singular configurations.
+// identities of Jbar and the null-space projector; near and at singular configurations; a
+// Tree and a TreeX against the same dense route, every link of the tree in turn.
 #include "support/chains.hpp"
 #include "support/test_support.hpp"
 
@@ -145,6 +146,67 @@ TEMPLATE_LIST_TEST_CASE("recursive Lambda^-1, Lambda, mu, p and Jbar equal the d
                                            << ", mu/p " << worst_bias << ", Jbar " << worst_jbar);
   CHECK(worst_inv < 1e-10);
   // every chain has well-conditioned tasks among its random cases
+  CHECK(invertible > cases / 4);
+}
+
+// The tree of tests/test_trees.cpp (two branches from joint 1, one from the base) and the same
+// tree at run time: a frame on each link in turn, so that every support (a root, a branch, a
+// branch of a branch) and every walk of the recursions is taken. The dense route forms M of the
+// whole tree; F's Jacobian has its columns on F's support only, and the recursions walk it.
+TEST_CASE("on a tree, Lambda^-1, Lambda, mu, p, Jbar and N equal the dense route for a frame on "
+          "every link",
+          "[operational_space][trees]") {
+  using OsTree = Tree<double, Parents<-1, 0, 1, 1, 3, 0, 5>, RevoluteZ, Revolute, RevoluteY,
+                      Prismatic, Revolute, RevoluteX, Revolute>;
+  std::mt19937 gen(test::kSeed + 320u);
+  double worst_inv = 0, worst_lambda = 0, worst_bias = 0, worst_jbar = 0, worst_n = 0;
+  int invertible = 0, cases = 0;
+  const auto check = [&](const auto& model) {
+    using Model = std::decay_t<decltype(model)>;
+    using Vector = typename Model::Vector;
+    for (int s = 0; s < 2; ++s) {
+      const Vector q = test::random_state<Vector>(gen, 3.0, 7);
+      const Vector qd = test::random_state<Vector>(gen, 2.0, 7);
+      for (std::size_t link = 0; link < 7; ++link) {
+        const auto frame = model.frame(link, Transform<double>(test::random_rotation(gen),
+                                                                test::random_vector(gen, -0.3, 0.3)));
+        for (const ReferenceFrame rf : {ReferenceFrame::world, ReferenceFrame::local}) {
+          INFO("state " << s << ", link " << link << ", rf "
+                        << (rf == ReferenceFrame::world ? "world" : "local"));
+          check_against_dense<pose_task>(model, q, qd, frame, rf, worst_inv, worst_lambda,
+                                         worst_bias, worst_jbar, invertible);
+          check_against_dense<position_task>(model, q, qd, frame, rf, worst_inv, worst_lambda,
+                                             worst_bias, worst_jbar, invertible);
+          cases += 2;
+          // N = 1 - Jbar J of the position task, with the dense Jbar, where it is defined
+          const DenseTask<position_task, Model> dense(model, q, qd, frame, rf);
+          Data<Model> data(model);
+          OperationalSpaceInertia<double, position_task> lambda;
+          TaskInverse<Model, position_task> jbar(7, position_task);
+          typename Model::Matrix N(7, 7);
+          null_space_projector(model, data, q, frame, rf, lambda, jbar, N);
+          if (lambda.rcond > 1e-6) {
+            const Eigen::MatrixXd n_dense =
+                Eigen::MatrixXd::Identity(7, 7) - dense.jbar * dense.J;
+            const double e = relative_error(Eigen::MatrixXd(N), n_dense);
+            CHECK(e < 1e-12 / lambda.rcond);
+            worst_n = std::max(worst_n, e);
+          }
+          for (std::size_t j = 0; j < 7; ++j) {  // J's columns off F's support
+            if (!model.supports(j, link)) CHECK(dense.J.col(Eigen::Index(j)).isZero(0.0));
+          }
+        }
+      }
+    }
+  };
+  const OsTree tree(test::random_links<OsTree>(gen, true));
+  check(tree);
+  check(TreeX<double>::from(tree));
+  WARN("tree: worst relative errors against the dense route: Lambda^-1 "
+       << worst_inv << ", Lambda " << worst_lambda << ", mu/p " << worst_bias << ", Jbar "
+       << worst_jbar << ", N " << worst_n << " (" << invertible << " of " << cases
+       << " tasks invertible)");
+  CHECK(worst_inv < 1e-10);
   CHECK(invertible > cases / 4);
 }
 

@@ -1,11 +1,14 @@
 // Integrators and simulate(): convergence orders measured on the pendulum against its exact
 // (Jacobi elliptic) solution, energy conservation of the two-link arm, simulate() with aba
 // against integrating the closed forms' forward dynamics, dense output against an exact
-// solution, sampling, streaming, validation.
+// solution, sampling, streaming, validation; on kinematic trees, energy conservation and a
+// tree of independent branches against its chains simulated one by one.
 #include "support/test_support.hpp"
 #include "support/two_link.hpp"
 
+#include <chaindyn/algorithms/energy.hpp>
 #include <chaindyn/closed_form/simple_pendulum.hpp>
+#include <chaindyn/model/tree.hpp>
 #include <chaindyn/simulation.hpp>
 
 #include <catch2/catch.hpp>
@@ -551,4 +554,76 @@ TEST_CASE("a controller or an acceleration that returns NaN is named with t and 
   CHECK_THROWS_WITH(integrate(bad_f, Vector2(1, 0), Vector2(0, 1), 1.0, o, ignore),
                     Contains("step size underflow: every step tried gave a value that is not "
                              "finite"));
+}
+
+TEST_CASE("simulate on a tree: no torque conserves T + V; independent branches move as their chains",
+          "[simulation][trees]") {
+  // A torso joint with two arms on it (joint 1 -> 2, joint 3 -> 4), frictionless random links,
+  // released with a random velocity: T + V (energy.hpp) stays constant to the integrator's
+  // tolerance, with RK45 on the compile-time Tree and RK4 on the same tree as a TreeX.
+  using Torso = Tree<double, Parents<-1, 0, 1, 0, 3>, RevoluteZ, Revolute, Revolute, Revolute,
+                     Prismatic>;
+  std::mt19937 gen(test::kSeed + 4100);
+  const Torso torso(test::random_links<Torso>(gen));
+  const TreeX<double> torso_x = TreeX<double>::from(torso);
+  const Torso::Vector q0 = test::random_state<Torso::Vector>(gen, 1.0);
+  const Torso::Vector qd0 = test::random_state<Torso::Vector>(gen, 1.0);
+  const double t_end = test::kUnoptimised ? 0.5 : 2.0;
+  const auto drift_of = [&](const auto& model, const SimulationOptions<double>& o) {
+    using Model = std::decay_t<decltype(model)>;
+    const typename Model::Vector q = q0, qd = qd0;
+    const double e0 = kinetic_energy(model, q, qd) + potential_energy(model, q);
+    double drift = 0, peak = 0;
+    simulate(model, q, qd, ZeroTorque{}, t_end, o, [&](const SimulationSample<Model>& s) {
+      const double kinetic = kinetic_energy(model, s.q, s.qd);
+      drift = std::max(drift, std::abs(kinetic + potential_energy(model, s.q) - e0));
+      peak = std::max(peak, kinetic);
+    });
+    return drift / peak;
+  };
+  SimulationOptions<double> rk45;
+  rk45.rtol = 1e-10;
+  rk45.atol = 1e-12;
+  SimulationOptions<double> rk4;
+  rk4.integrator = Integrator::rk4;
+  rk4.dt = 1e-3;
+  const double drift_rk45 = drift_of(torso, rk45), drift_rk4 = drift_of(torso_x, rk4);
+  WARN("tree, " << t_end << " s: relative energy drift RK45 (rtol 1e-10) " << drift_rk45
+                << ", RK4 (dt 1e-3) " << drift_rk4);
+  CHECK(drift_rk45 < 1e-9);
+  CHECK(drift_rk4 < 1e-9);
+
+  // Two branches on the base, independent chains: the tree's samples are the chains' samples,
+  // the fixed-step methods taking the same steps (run-time models: TreeX against ChainX).
+  std::vector<Link<double>> links;
+  for (int i = 0; i < 5; ++i) links.push_back(test::random_link(gen, true));
+  const std::vector<JointKind> kinds = {JointKind::revolute, JointKind::revolute,
+                                        JointKind::prismatic, JointKind::revolute,
+                                        JointKind::revolute};
+  const TreeX<double> branches(links, kinds, {no_parent, 0, 1, no_parent, 3});
+  const ChainX<double> a({links[0], links[1], links[2]}, {kinds[0], kinds[1], kinds[2]});
+  const ChainX<double> b({links[3], links[4]}, {kinds[3], kinds[4]});
+  const Eigen::VectorXd q = test::random_state<Eigen::VectorXd>(gen, 1.0, 5);
+  const Eigen::VectorXd qd = test::random_state<Eigen::VectorXd>(gen, 1.0, 5);
+  for (const Integrator method : {Integrator::semi_implicit_euler, Integrator::rk4}) {
+    SimulationOptions<double> o;
+    o.integrator = method;
+    o.dt = 1e-3;
+    o.output_interval = 0.01;
+    const auto tree = simulate(branches, q, qd, ZeroTorque{}, 0.5, o);
+    const auto sa = simulate(a, q.head(3), qd.head(3), ZeroTorque{}, 0.5, o);
+    const auto sb = simulate(b, q.tail(2), qd.tail(2), ZeroTorque{}, 0.5, o);
+    REQUIRE(tree.size() == sa.size());
+    REQUIRE(tree.size() == sb.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < tree.size(); ++i) {
+      CHECK(tree.t[i] == sa.t[i]);
+      worst = std::max({worst, test::relative_error(tree.q[i].head(3), sa.q[i]),
+                        test::relative_error(tree.q[i].tail(2), sb.q[i]),
+                        test::relative_error(tree.qd[i].head(3), sa.qd[i]),
+                        test::relative_error(tree.qd[i].tail(2), sb.qd[i])});
+    }
+    INFO(name(method) << ": tree against its chains, worst relative difference " << worst);
+    CHECK(worst < 1e-12);
+  }
 }

@@ -182,13 +182,13 @@ def frame_acceleration(robot: Robot, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike
 def jacobian_time_derivative(robot: Robot, q: ArrayLike, qd: ArrayLike, frame: Frame,
                              reference: str = "world",
                              offset: Optional[ArrayLike] = None) -> Matrix: ...
-def operational_space_inertia(robot: Robot, q: ArrayLike, frame: Frame, reference: str = "world",
-                              offset: Optional[ArrayLike] = None,
+def operational_space_inertia(robot: Union[Robot, TreeRobot], q: ArrayLike, frame: Frame,
+                              reference: str = "world", offset: Optional[ArrayLike] = None,
                               position: bool = False) -> dict[str, Any]: ...
-def operational_space_dynamics(robot: Robot, q: ArrayLike, qd: ArrayLike, frame: Frame,
+def operational_space_dynamics(robot: Union[Robot, TreeRobot], q: ArrayLike, qd: ArrayLike, frame: Frame,
                                reference: str = "world", offset: Optional[ArrayLike] = None,
                                position: bool = False) -> dict[str, Any]: ...
-def null_space_projector(robot: Robot, q: ArrayLike, frame: Frame,
+def null_space_projector(robot: Union[Robot, TreeRobot], q: ArrayLike, frame: Frame,
                          offset: Optional[ArrayLike] = None, position: bool = False) -> Matrix: ...
 def rnea_derivatives(robot: Union[Robot, TreeRobot], q: ArrayLike, qd: ArrayLike,
                      qdd: ArrayLike) -> Tuple[Matrix, Matrix]: ...
@@ -198,17 +198,19 @@ def aba_derivatives(robot: Union[Robot, TreeRobot], q: ArrayLike, qd: ArrayLike,
 class batch:
     """Many states per call: (nq, N) arrays in, one state per column (any memory order; other
     dtypes converted). Vector results (nq, N) in Fortran order; per-state matrices (N, r, c),
-    out[s] the state s's. threads: 1 = the calling thread, 0 = every hardware thread."""
+    out[s] the state s's. threads: 1 = the calling thread, 0 = every hardware thread. A
+    TreeRobot has all but the derivatives."""
     @staticmethod
-    def workspaces(robot: Robot) -> list[int]: ...  # thread counts of the kept workspaces
+    def workspaces(robot: Union[Robot, TreeRobot]) -> list[int]: ...  # thread counts of the kept workspaces
     @staticmethod
-    def rnea(robot: Robot, Q: ArrayLike, Qd: ArrayLike, Qdd: ArrayLike, *,
+    def rnea(robot: Union[Robot, TreeRobot], Q: ArrayLike, Qd: ArrayLike, Qdd: ArrayLike, *,
              threads: int = 1) -> Matrix: ...  # (nq, N)
     @staticmethod
-    def aba(robot: Robot, Q: ArrayLike, Qd: ArrayLike, Tau: ArrayLike, *,
+    def aba(robot: Union[Robot, TreeRobot], Q: ArrayLike, Qd: ArrayLike, Tau: ArrayLike, *,
             threads: int = 1) -> Matrix: ...  # (nq, N)
     @staticmethod
-    def crba(robot: Robot, Q: ArrayLike, *, threads: int = 1) -> Matrices: ...  # (N, nq, nq)
+    def crba(robot: Union[Robot, TreeRobot], Q: ArrayLike, *,
+             threads: int = 1) -> Matrices: ...  # (N, nq, nq)
     @staticmethod
     def rnea_derivatives(robot: Robot, Q: ArrayLike, Qd: ArrayLike, Qdd: ArrayLike, *,
                          threads: int = 1) -> Tuple[Matrices, Matrices]: ...
@@ -216,10 +218,10 @@ class batch:
     def aba_derivatives(robot: Robot, Q: ArrayLike, Qd: ArrayLike, Tau: ArrayLike, *,
                         threads: int = 1) -> Tuple[Matrices, Matrices, Matrices]: ...
     @staticmethod
-    def frame_pose(robot: Robot, Q: ArrayLike, frame: Frame, offset: Optional[ArrayLike] = None,
-                   *, threads: int = 1) -> Matrices: ...  # (N, 4, 4)
+    def frame_pose(robot: Union[Robot, TreeRobot], Q: ArrayLike, frame: Frame,
+                   offset: Optional[ArrayLike] = None, *, threads: int = 1) -> Matrices: ...  # (N, 4, 4)
     @staticmethod
-    def jacobian(robot: Robot, Q: ArrayLike, frame: Frame, reference: str = "world",
+    def jacobian(robot: Union[Robot, TreeRobot], Q: ArrayLike, frame: Frame, reference: str = "world",
                  offset: Optional[ArrayLike] = None, *,
                  threads: int = 1) -> Matrices: ...  # (N, 6, nq)
 
@@ -272,7 +274,7 @@ class RobotIdentification:
                               minimum_eigenvalue: float = 1e-8, tolerance: float = 1e-9,
                               max_newton_steps: int = 2000) -> dict[str, Any]: ...  # robot, ...
 
-def simulate(robot: Robot, q0: ArrayLike, qd0: ArrayLike,
+def simulate(robot: Union[Robot, TreeRobot], q0: ArrayLike, qd0: ArrayLike,
              controller: Optional[Callable[[float, Vector, Vector], ArrayLike]] = None,
              t_end: float = 1.0, integrator: str = "rk45", dt: float = 1e-3,
              rtol: float = 1e-6, atol: float = 1e-9,

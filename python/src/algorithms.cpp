@@ -28,6 +28,86 @@ LinkForces<Robot> wrenches_arg(const Robot& r, const py::handle& obj, const char
   return f;
 }
 
+/// The task-space functions (operational_space.hpp) for one robot type (Model: Robot,
+/// TreeRobot): operational_space_inertia, operational_space_dynamics, null_space_projector.
+template <typename Model>
+void def_task_space(py::module_& m) {
+  using py::arg;
+  m.def(
+      "operational_space_inertia",
+      [](const Model& r, const py::object& q, const py::object& frame,
+         const std::string& reference, const py::object& offset, bool position) {
+        const char* f = "operational_space_inertia";
+        require_dynamics(r, f);
+        const auto x = frame_arg(r, frame, offset, f);
+        const auto rf = reference_arg(reference, f);
+        const auto qv = vec_arg(q, f, "q");
+        py::dict out;
+        const auto put = [&](const auto& os) {
+          out["Lambda"] = Mat(os.Lambda);
+          out["Lambda_inv"] = Mat(os.Lambda_inv);
+          out["rcond"] = os.rcond;
+        };
+        if (position) {
+          put(operational_space_inertia<position_task>(r, qv.map(), x, rf));
+        } else {
+          put(operational_space_inertia<pose_task>(r, qv.map(), x, rf));
+        }
+        return out;
+      },
+      arg("robot"), arg("q"), arg("frame"), arg("reference") = "world", arg("offset") = py::none(),
+      arg("position") = false,
+      "{'Lambda', 'Lambda_inv', 'rcond'}: the operational-space inertia (J M^-1 J^T)^-1 of the "
+      "frame's pose task (6x6), or with position=True of its origin's position (3x3), by the "
+      "O(n) recursion; rcond: Lambda_inv's reciprocal condition number (0: singular, Lambda "
+      "NaN).");
+  m.def(
+      "operational_space_dynamics",
+      [](const Model& r, const py::object& q, const py::object& qd, const py::object& frame,
+         const std::string& reference, const py::object& offset, bool position) {
+        const char* f = "operational_space_dynamics";
+        require_dynamics(r, f);
+        const auto x = frame_arg(r, frame, offset, f);
+        const auto rf = reference_arg(reference, f);
+        const auto qv = vec_arg(q, f, "q"), qdv = vec_arg(qd, f, "qd");
+        py::dict out;
+        const auto put = [&](const auto& os, const auto& jbar) {
+          out["Lambda"] = Mat(os.Lambda);
+          out["Lambda_inv"] = Mat(os.Lambda_inv);
+          out["rcond"] = os.rcond;
+          out["mu"] = Vec(os.mu);
+          out["p"] = Vec(os.p);
+          out["jbar"] = Mat(jbar);
+        };
+        if (position) {
+          put(operational_space_dynamics<position_task>(r, qv.map(), qdv.map(), x, rf),
+              dynamically_consistent_inverse<position_task>(r, qv.map(), x, rf));
+        } else {
+          put(operational_space_dynamics<pose_task>(r, qv.map(), qdv.map(), x, rf),
+              dynamically_consistent_inverse<pose_task>(r, qv.map(), x, rf));
+        }
+        return out;
+      },
+      arg("robot"), arg("q"), arg("qd"), arg("frame"), arg("reference") = "world",
+      arg("offset") = py::none(), arg("position") = false,
+      "{'Lambda', 'Lambda_inv', 'rcond', 'mu', 'p', 'jbar'}: Lambda xdd + mu + p = F with "
+      "xdd = J qdd + Jdot qd; jbar = M^-1 J^T Lambda (nq x 6, or nq x 3 with position=True).");
+  m.def(
+      "null_space_projector",
+      [](const Model& r, const py::object& q, const py::object& frame, const py::object& offset,
+         bool position) -> Mat {
+        const char* f = "null_space_projector";
+        require_dynamics(r, f);
+        const auto x = frame_arg(r, frame, offset, f);
+        const auto qv = vec_arg(q, f, "q");
+        return position ? Mat(null_space_projector<position_task>(r, qv.map(), x))
+                        : Mat(null_space_projector<pose_task>(r, qv.map(), x));
+      },
+      arg("robot"), arg("q"), arg("frame"), arg("offset") = py::none(), arg("position") = false,
+      "N = 1 - Jbar J (nq x nq), the dynamically consistent null-space projector of the frame's "
+      "task: tau = J^T F + N^T tau_0.");
+}
+
 }  // namespace
 
 void bind_algorithms(py::module_& m) {
@@ -221,79 +301,9 @@ void bind_algorithms(py::module_& m) {
       },
       arg("robot"), arg("q"), arg("qd"), arg("frame"), arg("reference") = "world",
       arg("offset") = py::none(), "Jdot = d/dt J(q(t)) (6 x nq); Jdot @ qd = jdot_qd.");
-  m.def(
-      "operational_space_inertia",
-      [](const Robot& r, const py::object& q, const py::object& frame,
-         const std::string& reference, const py::object& offset, bool position) {
-        const char* f = "operational_space_inertia";
-        require_dynamics(r, f);
-        const auto x = frame_arg(r, frame, offset, f);
-        const auto rf = reference_arg(reference, f);
-        const auto qv = vec_arg(q, f, "q");
-        py::dict out;
-        const auto put = [&](const auto& os) {
-          out["Lambda"] = Mat(os.Lambda);
-          out["Lambda_inv"] = Mat(os.Lambda_inv);
-          out["rcond"] = os.rcond;
-        };
-        if (position) {
-          put(operational_space_inertia<position_task>(r, qv.map(), x, rf));
-        } else {
-          put(operational_space_inertia<pose_task>(r, qv.map(), x, rf));
-        }
-        return out;
-      },
-      arg("robot"), arg("q"), arg("frame"), arg("reference") = "world", arg("offset") = py::none(),
-      arg("position") = false,
-      "{'Lambda', 'Lambda_inv', 'rcond'}: the operational-space inertia (J M^-1 J^T)^-1 of the "
-      "frame's pose task (6x6), or with position=True of its origin's position (3x3), by the "
-      "O(n) recursion; rcond: Lambda_inv's reciprocal condition number (0: singular, Lambda "
-      "NaN).");
-  m.def(
-      "operational_space_dynamics",
-      [](const Robot& r, const py::object& q, const py::object& qd, const py::object& frame,
-         const std::string& reference, const py::object& offset, bool position) {
-        const char* f = "operational_space_dynamics";
-        require_dynamics(r, f);
-        const auto x = frame_arg(r, frame, offset, f);
-        const auto rf = reference_arg(reference, f);
-        const auto qv = vec_arg(q, f, "q"), qdv = vec_arg(qd, f, "qd");
-        py::dict out;
-        const auto put = [&](const auto& os, const auto& jbar) {
-          out["Lambda"] = Mat(os.Lambda);
-          out["Lambda_inv"] = Mat(os.Lambda_inv);
-          out["rcond"] = os.rcond;
-          out["mu"] = Vec(os.mu);
-          out["p"] = Vec(os.p);
-          out["jbar"] = Mat(jbar);
-        };
-        if (position) {
-          put(operational_space_dynamics<position_task>(r, qv.map(), qdv.map(), x, rf),
-              dynamically_consistent_inverse<position_task>(r, qv.map(), x, rf));
-        } else {
-          put(operational_space_dynamics<pose_task>(r, qv.map(), qdv.map(), x, rf),
-              dynamically_consistent_inverse<pose_task>(r, qv.map(), x, rf));
-        }
-        return out;
-      },
-      arg("robot"), arg("q"), arg("qd"), arg("frame"), arg("reference") = "world",
-      arg("offset") = py::none(), arg("position") = false,
-      "{'Lambda', 'Lambda_inv', 'rcond', 'mu', 'p', 'jbar'}: Lambda xdd + mu + p = F with "
-      "xdd = J qdd + Jdot qd; jbar = M^-1 J^T Lambda (nq x 6, or nq x 3 with position=True).");
-  m.def(
-      "null_space_projector",
-      [](const Robot& r, const py::object& q, const py::object& frame, const py::object& offset,
-         bool position) -> Mat {
-        const char* f = "null_space_projector";
-        require_dynamics(r, f);
-        const auto x = frame_arg(r, frame, offset, f);
-        const auto qv = vec_arg(q, f, "q");
-        return position ? Mat(null_space_projector<position_task>(r, qv.map(), x))
-                        : Mat(null_space_projector<pose_task>(r, qv.map(), x));
-      },
-      arg("robot"), arg("q"), arg("frame"), arg("offset") = py::none(), arg("position") = false,
-      "N = 1 - Jbar J (nq x nq), the dynamically consistent null-space projector of the frame's "
-      "task: tau = J^T F + N^T tau_0.");
+  // the task space: one template for a Robot and a TreeRobot (above the namespace's end)
+  def_task_space<Robot>(m);
+  def_task_space<TreeRobot>(m);
 
   m.def(
       "rnea_derivatives",

@@ -1,5 +1,7 @@
 // The Python module: many states per call (chaindyn.batch), the C++ batch API
-// (chaindyn/batch.hpp, docs/batch.md) on the Python Robot (ChainX<double>).
+// (chaindyn/batch.hpp, docs/batch.md) on the Python Robot (ChainX<double>) and TreeRobot
+// (TreeX<double>): one template per function, registered for each (the derivatives for the
+// Robot only: they take serial chains).
 //
 // States are the columns of (nq, N) float64 arrays, read in place whatever their memory order
 // (C or Fortran order, slices: an Eigen map with the array's strides); other dtypes are
@@ -9,7 +11,7 @@
 // column-major), written by the C++ code without a copy.
 //
 // Each robot keeps its batch workspaces (the model cast to the pack scalar, per-thread scratch,
-// the worker threads) in the state its holder owns (RobotState, bindings.hpp), one per thread
+// the worker threads) in the state its holder owns (RobotState<T>, bindings.hpp), one per thread
 // count, made by the first call with that count; the robot's mutators (gravity, set_payload,
 // clear_payload) drop them. A call releases the GIL while it computes and holds its
 // workspace's mutex, so two Python threads may call with one robot.
@@ -25,7 +27,6 @@ namespace chaindyn::python {
 
 namespace {
 
-using Workspace = batch::Workspace<Robot>;
 using AnyArray = py::array_t<double, py::array::forcecast>;
 using FortranArray = py::array_t<double, py::array::f_style | py::array::forcecast>;
 /// An input: (nq, N) states, any strides (in elements).
@@ -35,27 +36,30 @@ using OutMap = Eigen::Map<Mat>;
 
 }  // namespace
 
-/// One workspace and the mutex that makes its calls one at a time.
+/// One workspace of a robot of type T and the mutex that makes its calls one at a time.
+template <typename T>
 struct BatchWorkspace {
-  BatchWorkspace(const Robot& robot, int threads) : ws(robot, batch::Options{threads}) {}
+  BatchWorkspace(const T& robot, int threads) : ws(robot, batch::Options{threads}) {}
   std::mutex mutex;
-  Workspace ws;
+  batch::Workspace<T> ws;
 };
 
 namespace {
 
-using Cached = BatchWorkspace;
+template <typename T>
+using Cached = BatchWorkspace<T>;
 
 /// The workspace of `robot` (the Python object `self`) for `threads` threads (0: every
 /// hardware thread), made on first use and kept in the robot's RobotState. Called with the GIL
 /// held, which serialises the list's changes.
-std::shared_ptr<Cached> workspace_for(const py::object& self, const Robot& robot, int threads) {
+template <typename T>
+std::shared_ptr<Cached<T>> workspace_for(const py::object& self, const T& robot, int threads) {
   const int count = batch::detail::thread_count(batch::Options{threads});  // ValueError if < 0
-  std::vector<std::shared_ptr<Cached>>& workspaces = robot_state(self).batch;
-  for (const std::shared_ptr<Cached>& c : workspaces) {
+  std::vector<std::shared_ptr<Cached<T>>>& workspaces = robot_state<T>(self).batch;
+  for (const std::shared_ptr<Cached<T>>& c : workspaces) {
     if (c->ws.threads() == count) return c;
   }
-  workspaces.push_back(std::make_shared<Cached>(robot, count));
+  workspaces.push_back(std::make_shared<Cached<T>>(robot, count));
   return workspaces.back();
 }
 
@@ -130,24 +134,136 @@ OutMap out_map(py::array_t<double>& a, Eigen::Index rows, Eigen::Index cols) {
 }
 
 /// The robot of a batch call, its joint count and its workspace.
+template <typename T>
 struct Call {
-  const Robot& robot;
+  const T& robot;
   Eigen::Index nq;
-  std::shared_ptr<Cached> cached;
+  std::shared_ptr<Cached<T>> cached;
 };
 
-Call call(const Robot& robot, int threads) {
+template <typename T>
+Call<T> call(const T& robot, int threads) {
   // the robot's Python object (pybind11 finds the registered instance of this address)
   const py::object self = py::cast(&robot, py::return_value_policy::reference);
-  return Call{robot, Eigen::Index(robot.joint_count()), workspace_for(self, robot, threads)};
+  return Call<T>{robot, Eigen::Index(robot.joint_count()), workspace_for(self, robot, threads)};
 }
 
 /// Runs f(ws) without the GIL, one call per workspace at a time.
-template <typename F>
-void run(Cached& cached, F&& f) {
+template <typename T, typename F>
+void run(Cached<T>& cached, F&& f) {
   py::gil_scoped_release release;
   std::lock_guard<std::mutex> lock(cached.mutex);
   f(cached.ws);
+}
+
+/// What a batch function needs of the robot's dynamics: a Robot's (has_dynamics) for rnea,
+/// aba, crba and the derivatives; a TreeRobot's regular mass matrix for aba only (its rnea and
+/// crba take joints that move no mass, as the one-state functions do).
+void require_batch_dynamics(const Robot& r, const char* function, bool) {
+  require_dynamics(r, function);
+}
+void require_batch_dynamics(const TreeRobot& r, const char* function, bool inverts_mass) {
+  if (inverts_mass) require_dynamics(r, function);
+}
+
+/// The batch functions both robot types have (T: Robot, TreeRobot): rnea, aba, crba,
+/// frame_pose, jacobian.
+template <typename T>
+void def_batch(py::module_& b) {
+  using py::arg;
+  b.def(
+      "rnea",
+      [](const T& robot, const py::object& q, const py::object& qd,
+         const py::object& qdd, int threads) {
+        const char* f = "batch.rnea";
+        require_batch_dynamics(robot, f, false);
+        const auto c = call(robot, threads);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        const StatesArg b = states_arg(qd, c.nq, n, f, "Qd"), d = states_arg(qdd, c.nq, n, f, "Qdd");
+        py::array_t<double> tau = states_out(c.nq, n);
+        OutMap out = out_map(tau, c.nq, n);
+        run(*c.cached, [&](batch::Workspace<T>& ws) { batch::rnea(ws, a.map, b.map, d.map, out); });
+        return tau;
+      },
+      arg("robot"), arg("Q"), arg("Qd"), arg("Qdd"), py::kw_only(), arg("threads") = 1,
+      "Inverse dynamics of every column: out[:, s] = rnea(robot, Q[:, s], Qd[:, s], Qdd[:, s]). "
+      "(nq, N) arrays in, (nq, N) out.");
+  b.def(
+      "aba",
+      [](const T& robot, const py::object& q, const py::object& qd,
+         const py::object& tau, int threads) {
+        const char* f = "batch.aba";
+        require_batch_dynamics(robot, f, true);
+        const auto c = call(robot, threads);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        const StatesArg b = states_arg(qd, c.nq, n, f, "Qd"), d = states_arg(tau, c.nq, n, f, "Tau");
+        py::array_t<double> qdd = states_out(c.nq, n);
+        OutMap out = out_map(qdd, c.nq, n);
+        run(*c.cached, [&](batch::Workspace<T>& ws) { batch::aba(ws, a.map, b.map, d.map, out); });
+        return qdd;
+      },
+      arg("robot"), arg("Q"), arg("Qd"), arg("Tau"), py::kw_only(), arg("threads") = 1,
+      "Forward dynamics of every column: out[:, s] = aba(robot, Q[:, s], Qd[:, s], Tau[:, s]).");
+  b.def(
+      "crba",
+      [](const T& robot, const py::object& q, int threads) {
+        const char* f = "batch.crba";
+        require_batch_dynamics(robot, f, false);
+        const auto c = call(robot, threads);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        py::array_t<double> ms = matrices_out(n, c.nq, c.nq);
+        OutMap out = out_map(ms, c.nq, c.nq * n);
+        run(*c.cached, [&](batch::Workspace<T>& ws) { batch::crba(ws, a.map, out); });
+        return ms;
+      },
+      arg("robot"), arg("Q"), py::kw_only(), arg("threads") = 1,
+      "The mass matrices: an (N, nq, nq) array, out[s] = crba(robot, Q[:, s]).");
+  b.def(
+      "frame_pose",
+      [](const T& robot, const py::object& q, const py::object& frame,
+         const py::object& offset, int threads) {
+        const char* f = "batch.frame_pose";
+        const auto c = call(robot, threads);
+        const typename T::FrameType handle = frame_arg(c.robot, frame, offset, f);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        py::array_t<double> poses = matrices_out(n, 4, 4);
+        // rows 0..2 of each 4x4 (Fortran order): the C++ 3 x 4N layout with columns 4 apart
+        Eigen::Map<Mat, 0, Eigen::OuterStride<>> out(poses.mutable_data(), 3, 4 * n,
+                                                      Eigen::OuterStride<>(4));
+        run(*c.cached, [&](batch::Workspace<T>& ws) { batch::frame_pose(ws, a.map, handle, out); });
+        double* p = poses.mutable_data();
+        for (Eigen::Index s = 0; s < n; ++s) {
+          for (int col = 0; col < 4; ++col) p[16 * s + 4 * col + 3] = col == 3 ? 1.0 : 0.0;
+        }
+        return poses;
+      },
+      arg("robot"), arg("Q"), arg("frame"), arg("offset") = py::none(), py::kw_only(),
+      arg("threads") = 1,
+      "The poses (an (N, 4, 4) array) in the base frame of a frame (name or link index, "
+      "optional 4x4 offset): out[s] = frame_pose(robot, Q[:, s], frame, offset).");
+  b.def(
+      "jacobian",
+      [](const T& robot, const py::object& q, const py::object& frame,
+         const std::string& reference, const py::object& offset, int threads) {
+        const char* f = "batch.jacobian";
+        const auto c = call(robot, threads);
+        const typename T::FrameType handle = frame_arg(c.robot, frame, offset, f);
+        const ReferenceFrame rf = reference_arg(reference, f);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        py::array_t<double> js = matrices_out(n, 6, c.nq);
+        OutMap out = out_map(js, 6, c.nq * n);
+        run(*c.cached, [&](batch::Workspace<T>& ws) { batch::jacobian(ws, a.map, handle, rf, out); });
+        return js;
+      },
+      arg("robot"), arg("Q"), arg("frame"), arg("reference") = "world", arg("offset") = py::none(),
+      py::kw_only(), arg("threads") = 1,
+      "The Jacobians (an (N, 6, nq) array, rows [angular; linear]) of a frame: out[s] = "
+      "jacobian(robot, Q[:, s], frame, reference, offset).");
 }
 
 }  // namespace
@@ -167,75 +283,31 @@ released during the computation.)doc");
       "workspaces",
       [](const py::object& robot) {
         std::vector<int> out;
-        for (const auto& c : robot_state(robot).batch) out.push_back(c->ws.threads());
+        if (py::isinstance<TreeRobot>(robot)) {
+          for (const auto& c : robot_state<TreeRobot>(robot).batch) out.push_back(c->ws.threads());
+        } else {
+          for (const auto& c : robot_state(robot).batch) out.push_back(c->ws.threads());
+        }
         return out;
       },
       arg("robot"),
       "The thread counts of the workspaces the robot keeps, in the order they were made (none "
       "before the first batch call, and none after its gravity or payloads change).");
-  b.def(
-      "rnea",
-      [](const Robot& robot, const py::object& q, const py::object& qd,
-         const py::object& qdd, int threads) {
-        const char* f = "batch.rnea";
-        require_dynamics(robot, f);
-        const Call c = call(robot, threads);
-        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
-        const Eigen::Index n = a.map.cols();
-        const StatesArg b = states_arg(qd, c.nq, n, f, "Qd"), d = states_arg(qdd, c.nq, n, f, "Qdd");
-        py::array_t<double> tau = states_out(c.nq, n);
-        OutMap out = out_map(tau, c.nq, n);
-        run(*c.cached, [&](Workspace& ws) { batch::rnea(ws, a.map, b.map, d.map, out); });
-        return tau;
-      },
-      arg("robot"), arg("Q"), arg("Qd"), arg("Qdd"), py::kw_only(), arg("threads") = 1,
-      "Inverse dynamics of every column: out[:, s] = rnea(robot, Q[:, s], Qd[:, s], Qdd[:, s]). "
-      "(nq, N) arrays in, (nq, N) out.");
-  b.def(
-      "aba",
-      [](const Robot& robot, const py::object& q, const py::object& qd,
-         const py::object& tau, int threads) {
-        const char* f = "batch.aba";
-        require_dynamics(robot, f);
-        const Call c = call(robot, threads);
-        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
-        const Eigen::Index n = a.map.cols();
-        const StatesArg b = states_arg(qd, c.nq, n, f, "Qd"), d = states_arg(tau, c.nq, n, f, "Tau");
-        py::array_t<double> qdd = states_out(c.nq, n);
-        OutMap out = out_map(qdd, c.nq, n);
-        run(*c.cached, [&](Workspace& ws) { batch::aba(ws, a.map, b.map, d.map, out); });
-        return qdd;
-      },
-      arg("robot"), arg("Q"), arg("Qd"), arg("Tau"), py::kw_only(), arg("threads") = 1,
-      "Forward dynamics of every column: out[:, s] = aba(robot, Q[:, s], Qd[:, s], Tau[:, s]).");
-  b.def(
-      "crba",
-      [](const Robot& robot, const py::object& q, int threads) {
-        const char* f = "batch.crba";
-        require_dynamics(robot, f);
-        const Call c = call(robot, threads);
-        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
-        const Eigen::Index n = a.map.cols();
-        py::array_t<double> ms = matrices_out(n, c.nq, c.nq);
-        OutMap out = out_map(ms, c.nq, c.nq * n);
-        run(*c.cached, [&](Workspace& ws) { batch::crba(ws, a.map, out); });
-        return ms;
-      },
-      arg("robot"), arg("Q"), py::kw_only(), arg("threads") = 1,
-      "The mass matrices: an (N, nq, nq) array, out[s] = crba(robot, Q[:, s]).");
+  def_batch<Robot>(b);
+  def_batch<TreeRobot>(b);
   b.def(
       "rnea_derivatives",
       [](const Robot& robot, const py::object& q, const py::object& qd,
          const py::object& qdd, int threads) {
         const char* f = "batch.rnea_derivatives";
         require_dynamics(robot, f);
-        const Call c = call(robot, threads);
+        const auto c = call(robot, threads);
         const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
         const Eigen::Index n = a.map.cols();
         const StatesArg b = states_arg(qd, c.nq, n, f, "Qd"), d = states_arg(qdd, c.nq, n, f, "Qdd");
         py::array_t<double> dq = matrices_out(n, c.nq, c.nq), dqd = matrices_out(n, c.nq, c.nq);
         OutMap out_q = out_map(dq, c.nq, c.nq * n), out_qd = out_map(dqd, c.nq, c.nq * n);
-        run(*c.cached, [&](Workspace& ws) {
+        run(*c.cached, [&](batch::Workspace<Robot>& ws) {
           batch::rnea_derivatives(ws, a.map, b.map, d.map, out_q, out_qd);
         });
         return py::make_tuple(dq, dqd);
@@ -248,7 +320,7 @@ released during the computation.)doc");
          const py::object& tau, int threads) {
         const char* f = "batch.aba_derivatives";
         require_dynamics(robot, f);
-        const Call c = call(robot, threads);
+        const auto c = call(robot, threads);
         const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
         const Eigen::Index n = a.map.cols();
         const StatesArg b = states_arg(qd, c.nq, n, f, "Qd"), d = states_arg(tau, c.nq, n, f, "Tau");
@@ -256,7 +328,7 @@ released during the computation.)doc");
                             dtau = matrices_out(n, c.nq, c.nq);
         OutMap out_q = out_map(dq, c.nq, c.nq * n), out_qd = out_map(dqd, c.nq, c.nq * n),
                out_tau = out_map(dtau, c.nq, c.nq * n);
-        run(*c.cached, [&](Workspace& ws) {
+        run(*c.cached, [&](batch::Workspace<Robot>& ws) {
           batch::aba_derivatives(ws, a.map, b.map, d.map, out_q, out_qd, out_tau);
         });
         return py::make_tuple(dq, dqd, dtau);
@@ -264,49 +336,6 @@ released during the computation.)doc");
       arg("robot"), arg("Q"), arg("Qd"), arg("Tau"), py::kw_only(), arg("threads") = 1,
       "(dqdd_dq, dqdd_dqd, dqdd_dtau = M^-1), each (N, nq, nq): out[s] is aba_derivatives at "
       "column s.");
-  b.def(
-      "frame_pose",
-      [](const Robot& robot, const py::object& q, const py::object& frame,
-         const py::object& offset, int threads) {
-        const char* f = "batch.frame_pose";
-        const Call c = call(robot, threads);
-        const Robot::FrameType handle = frame_arg(c.robot, frame, offset, f);
-        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
-        const Eigen::Index n = a.map.cols();
-        py::array_t<double> poses = matrices_out(n, 4, 4);
-        // rows 0..2 of each 4x4 (Fortran order): the C++ 3 x 4N layout with columns 4 apart
-        Eigen::Map<Mat, 0, Eigen::OuterStride<>> out(poses.mutable_data(), 3, 4 * n,
-                                                      Eigen::OuterStride<>(4));
-        run(*c.cached, [&](Workspace& ws) { batch::frame_pose(ws, a.map, handle, out); });
-        double* p = poses.mutable_data();
-        for (Eigen::Index s = 0; s < n; ++s) {
-          for (int col = 0; col < 4; ++col) p[16 * s + 4 * col + 3] = col == 3 ? 1.0 : 0.0;
-        }
-        return poses;
-      },
-      arg("robot"), arg("Q"), arg("frame"), arg("offset") = py::none(), py::kw_only(),
-      arg("threads") = 1,
-      "The poses (an (N, 4, 4) array) in the base frame of a frame (name or link index, "
-      "optional 4x4 offset): out[s] = frame_pose(robot, Q[:, s], frame, offset).");
-  b.def(
-      "jacobian",
-      [](const Robot& robot, const py::object& q, const py::object& frame,
-         const std::string& reference, const py::object& offset, int threads) {
-        const char* f = "batch.jacobian";
-        const Call c = call(robot, threads);
-        const Robot::FrameType handle = frame_arg(c.robot, frame, offset, f);
-        const ReferenceFrame rf = reference_arg(reference, f);
-        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
-        const Eigen::Index n = a.map.cols();
-        py::array_t<double> js = matrices_out(n, 6, c.nq);
-        OutMap out = out_map(js, 6, c.nq * n);
-        run(*c.cached, [&](Workspace& ws) { batch::jacobian(ws, a.map, handle, rf, out); });
-        return js;
-      },
-      arg("robot"), arg("Q"), arg("frame"), arg("reference") = "world", arg("offset") = py::none(),
-      py::kw_only(), arg("threads") = 1,
-      "The Jacobians (an (N, 6, nq) array, rows [angular; linear]) of a frame: out[s] = "
-      "jacobian(robot, Q[:, s], frame, reference, offset).");
 }
 
 }  // namespace chaindyn::python

@@ -23,6 +23,8 @@ namespace py = pybind11;
 /// The robot of the Python module: a runtime-sized chain (any joint count, revolute or
 /// prismatic joints about any axis).
 using Robot = ChainX<double>;
+/// Its kinematic tree (trees.cpp: chaindyn.TreeRobot).
+using TreeRobot = TreeX<double>;
 using Vec = Eigen::VectorXd;
 using Mat = Eigen::MatrixXd;
 using VecMap = Eigen::Map<const Vec>;
@@ -193,9 +195,11 @@ inline Transform<double> pose_arg(const py::handle& obj, const char* function, c
   return Transform<double>(r, m.topRightCorner<3, 1>());
 }
 
-/// A frame of the robot: a name (str) or a link index (int), with an optional offset pose.
-inline Robot::FrameType frame_arg(const Robot& robot, const py::handle& frame,
-                                  const py::handle& offset, const char* function) {
+/// A frame of the robot (a Robot or a TreeRobot): a name (str) or a link index (int), with an
+/// optional offset pose.
+template <typename Model>
+typename Model::FrameType frame_arg(const Model& robot, const py::handle& frame,
+                                    const py::handle& offset, const char* function) {
   const Transform<double> x =
       offset.is_none() ? Transform<double>::Identity() : pose_arg(offset, function, "offset");
   if (py::isinstance<py::str>(frame)) return robot.frame(frame.cast<std::string>(), x);
@@ -229,30 +233,46 @@ inline void require_dynamics(const Robot& r, const char* function) {
   }
 }
 
-/// One batch workspace of a robot (batch.cpp).
+/// A tree's forward dynamics (aba, simulate, the task space) divides by each joint's
+/// articulated inertia: refused (ValueError) on a tree whose mass matrix is singular (a joint
+/// moves no mass, e.g. a finger without <inertial>).
+inline void require_dynamics(const TreeRobot& r, const char* function) {
+  if (!r.has_dynamics()) {
+    throw py::value_error(std::string("chaindyn: ") + function + ": the tree's mass matrix is "
+                          "singular (robot.has_dynamics is False: a joint moves no mass, e.g. a "
+                          "finger without <inertial>); rnea, crba, gravity_torques and the "
+                          "kinematics work; load_urdf_tree(..., massless='armature') regularises "
+                          "it");
+  }
+}
+
+/// One batch workspace of a robot of type T (Robot or TreeRobot; batch.cpp).
+template <typename T>
 struct BatchWorkspace;
 
-/// What the binding keeps beside a Python Robot: its batch workspaces, one per thread count,
-/// made by the first batch call with that count (batch.cpp). Each Python Robot owns one (a copy
-/// of the robot starts with none); the robot's mutators (gravity, set_payload, clear_payload)
-/// drop them, their model casts being stale.
+/// What the binding keeps beside a Python Robot or TreeRobot: its batch workspaces, one per
+/// thread count, made by the first batch call with that count (batch.cpp). Each Python robot
+/// owns one (a copy of the robot starts with none); the robot's mutators (gravity,
+/// set_payload, clear_payload) drop them, their model casts being stale.
+template <typename T>
 struct RobotState {
-  std::vector<std::shared_ptr<BatchWorkspace>> batch;
+  std::vector<std::shared_ptr<BatchWorkspace<T>>> batch;
 };
 
-/// The holder of a Python Robot: the robot and its RobotState, together for the Python object's
-/// life (pybind11's holder: constructed from the robot pointer when the object is made).
+/// The holder of a Python Robot or TreeRobot: the robot and its RobotState, together for the
+/// Python object's life (pybind11's holder: constructed from the robot pointer when the object
+/// is made).
 template <typename T>
 class RobotHolder {
  public:
   RobotHolder() = default;  // pybind11's caster starts from an empty one
-  explicit RobotHolder(T* robot) : robot_(robot), state_(std::make_shared<RobotState>()) {}
+  explicit RobotHolder(T* robot) : robot_(robot), state_(std::make_shared<RobotState<T>>()) {}
   T* get() const noexcept { return robot_.get(); }
-  RobotState& state() const noexcept { return *state_; }
+  RobotState<T>& state() const noexcept { return *state_; }
 
  private:
   std::shared_ptr<T> robot_;
-  std::shared_ptr<RobotState> state_;
+  std::shared_ptr<RobotState<T>> state_;
 };
 
 }  // namespace chaindyn::python
@@ -261,9 +281,10 @@ PYBIND11_DECLARE_HOLDER_TYPE(T, chaindyn::python::RobotHolder<T>)
 
 namespace chaindyn::python {
 
-/// The RobotState of a Python Robot object.
-inline RobotState& robot_state(const py::handle& robot) {
-  return py::cast<RobotHolder<Robot>>(robot).state();
+/// The RobotState of a Python Robot (or, T = TreeRobot, TreeRobot) object.
+template <typename T = Robot>
+RobotState<T>& robot_state(const py::handle& robot) {
+  return py::cast<RobotHolder<T>>(robot).state();
 }
 
 void bind_model(py::module_& m);

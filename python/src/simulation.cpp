@@ -16,48 +16,61 @@ Integrator integrator_arg(const std::string& s, const char* function) {
                         "or 'semi_implicit_euler', not '" + s + "'");
 }
 
-void bind_simulation(py::module_& m) {
+namespace {
+
+/// simulate on a Robot or a TreeRobot: one body for both.
+template <typename Model>
+py::dict simulate_robot(const Model& r, const py::object& q0, const py::object& qd0,
+                        const py::object& controller, double t_end, const std::string& integrator,
+                        double dt, double rtol, double atol, double output_interval) {
+  const char* f = "simulate";
+  require_dynamics(r, f);
+  const Vec q = vec_arg(q0, f, "q0").map(), qd = vec_arg(qd0, f, "qd0").map();
+  SimulationOptions<double> o;
+  o.integrator = integrator_arg(integrator, f);
+  o.dt = dt;
+  o.rtol = rtol;
+  o.atol = atol;
+  o.output_interval = output_interval;
+  const auto n = Eigen::Index(r.joint_count());
+  const bool passive = controller.is_none();
+  const auto control = [&](double t, const Vec& qs, const Vec& qds) -> Vec {
+    if (passive) return Vec::Zero(n);
+    const py::object tau = controller(t, qs, qds);
+    return Vec(vec_arg(tau, "simulate: the controller's result", "tau").map());
+  };
+  const SimulationResultOf<Vec> run = simulate(r, q, qd, control, t_end, o);
+  py::dict out;
+  out["t"] = Vec(Eigen::Map<const Vec>(run.t.data(), Eigen::Index(run.t.size())));
+  out["q"] = stack_rows(run.q, n);
+  out["qd"] = stack_rows(run.qd, n);
+  out["qdd"] = stack_rows(run.qdd, n);
+  out["tau"] = stack_rows(run.tau, n);
+  out["steps"] = run.stats.steps;
+  out["rejected_steps"] = run.stats.rejected_steps;
+  out["evaluations"] = run.stats.evaluations;
+  return out;
+}
+
+/// Registers simulate for one robot type (Model: Robot, TreeRobot).
+template <typename Model>
+void def_simulate(py::module_& m) {
   using py::arg;
-  m.def(
-      "simulate",
-      [](const Robot& r, const py::object& q0, const py::object& qd0, const py::object& controller,
-         double t_end, const std::string& integrator, double dt, double rtol, double atol,
-         double output_interval) {
-        const char* f = "simulate";
-        require_dynamics(r, f);
-        const Vec q = vec_arg(q0, f, "q0").map(), qd = vec_arg(qd0, f, "qd0").map();
-        SimulationOptions<double> o;
-        o.integrator = integrator_arg(integrator, f);
-        o.dt = dt;
-        o.rtol = rtol;
-        o.atol = atol;
-        o.output_interval = output_interval;
-        const auto n = Eigen::Index(r.joint_count());
-        const bool passive = controller.is_none();
-        const auto control = [&](double t, const Vec& qs, const Vec& qds) -> Vec {
-          if (passive) return Vec::Zero(n);
-          const py::object tau = controller(t, qs, qds);
-          return Vec(vec_arg(tau, "simulate: the controller's result", "tau").map());
-        };
-        const SimulationResultOf<Vec> run = simulate(r, q, qd, control, t_end, o);
-        py::dict out;
-        out["t"] = Vec(Eigen::Map<const Vec>(run.t.data(), Eigen::Index(run.t.size())));
-        out["q"] = stack_rows(run.q, n);
-        out["qd"] = stack_rows(run.qd, n);
-        out["qdd"] = stack_rows(run.qdd, n);
-        out["tau"] = stack_rows(run.tau, n);
-        out["steps"] = run.stats.steps;
-        out["rejected_steps"] = run.stats.rejected_steps;
-        out["evaluations"] = run.stats.evaluations;
-        return out;
-      },
-      arg("robot"), arg("q0"), arg("qd0"), arg("controller") = py::none(), arg("t_end") = 1.0,
-      arg("integrator") = "rk45", arg("dt") = 1e-3, arg("rtol") = 1e-6, arg("atol") = 1e-9,
-      arg("output_interval") = 0.0,
-      "Simulates from (q0, qd0) to t_end under tau = controller(t, q, qd) (None: no torque), "
-      "forward dynamics by aba. Returns a dict: t (N,), q, qd, qdd, tau (N, nq), steps, "
-      "rejected_steps, evaluations. integrator: 'rk45' (adaptive, rtol/atol; "
-      "output_interval > 0 for dense output), 'rk4' or 'semi_implicit_euler' (step dt).");
+  m.def("simulate", &simulate_robot<Model>, arg("robot"), arg("q0"), arg("qd0"),
+        arg("controller") = py::none(), arg("t_end") = 1.0, arg("integrator") = "rk45",
+        arg("dt") = 1e-3, arg("rtol") = 1e-6, arg("atol") = 1e-9, arg("output_interval") = 0.0,
+        "Simulates from (q0, qd0) to t_end under tau = controller(t, q, qd) (None: no torque), "
+        "forward dynamics by aba. Returns a dict: t (N,), q, qd, qdd, tau (N, nq), steps, "
+        "rejected_steps, evaluations. integrator: 'rk45' (adaptive, rtol/atol; "
+        "output_interval > 0 for dense output), 'rk4' or 'semi_implicit_euler' (step dt). "
+        "robot: a Robot or a TreeRobot.");
+}
+
+}  // namespace
+
+void bind_simulation(py::module_& m) {
+  def_simulate<Robot>(m);
+  def_simulate<TreeRobot>(m);
 }
 
 }  // namespace chaindyn::python

@@ -2,7 +2,9 @@
 // robot whose joints branch (a Panda with its fingers, two arms on a torso, a hand) -- and the
 // algorithms on it (overloads of the chain's functions: rnea, crba, aba, the derivatives, ...),
 // and the URDF loaders that give one (load_urdf on a file that branches, load_urdf_tree on any
-// file).
+// file). The functions whose binding is one template for both robots (simulate, chaindyn.batch,
+// the task space) register their TreeRobot overloads beside the Robot's, in simulation.cpp,
+// batch.cpp and algorithms.cpp.
 #include "bindings.hpp"
 
 #ifdef CHAINDYN_PYTHON_URDF
@@ -12,8 +14,6 @@
 namespace chaindyn::python {
 
 namespace {
-
-using TreeRobot = TreeX<double>;
 
 std::string tree_kind_str(JointKind k) { return kind_name(k); }
 
@@ -26,19 +26,7 @@ JointKind tree_kind_arg(const std::string& s) {
 /// A frame of the tree: a name (str) or a link index (int), with an optional offset pose.
 TreeRobot::FrameType tree_frame_arg(const TreeRobot& robot, const py::handle& frame,
                                     const py::handle& offset, const char* function) {
-  const Transform<double> x =
-      offset.is_none() ? Transform<double>::Identity() : pose_arg(offset, function, "offset");
-  if (py::isinstance<py::str>(frame)) return robot.frame(frame.cast<std::string>(), x);
-  if (py::isinstance<py::int_>(frame)) {
-    const long long link = frame.cast<long long>();
-    if (link < 0) {
-      throw py::index_error(std::string("chaindyn: ") + function + ": link index " +
-                            std::to_string(link) + " is negative");
-    }
-    return robot.frame(std::size_t(link), x);
-  }
-  throw py::type_error(std::string("chaindyn: ") + function +
-                       ": frame must be a frame name (str) or a link index (int)");
+  return frame_arg(robot, frame, offset, function);
 }
 
 /// f_ext: an (nq, 6) array, row i = [moment; force] on link i in its link frame about its origin.
@@ -62,17 +50,9 @@ LinkForces<TreeRobot> tree_wrenches_arg(const TreeRobot& r, const py::handle& ob
   return f;
 }
 
-/// Forward dynamics divides by each joint's articulated inertia: refused (ValueError) on a tree
-/// whose mass matrix is singular (a joint moves no mass, e.g. a finger without <inertial>).
-void require_regular(const TreeRobot& r, const char* function) {
-  if (!r.has_dynamics()) {
-    throw py::value_error(std::string("chaindyn: ") + function + ": the tree's mass matrix is "
-                          "singular (robot.has_dynamics is False: a joint moves no mass, e.g. a "
-                          "finger without <inertial>); rnea, crba, gravity_torques and the "
-                          "kinematics work; load_urdf_tree(..., massless='armature') regularises "
-                          "it");
-  }
-}
+/// Forward dynamics divides by each joint's articulated inertia: ValueError on a tree whose
+/// mass matrix is singular (bindings.hpp).
+void require_regular(const TreeRobot& r, const char* function) { require_dynamics(r, function); }
 
 }  // namespace
 
@@ -152,7 +132,8 @@ py::object load_urdf_robot(const std::string& text, const std::string& path,
 
 void bind_trees(py::module_& m) {
   using py::arg;
-  py::class_<TreeRobot>(m, "TreeRobot", R"doc(
+  // RobotHolder: each tree's batch workspaces live beside it (bindings.hpp, batch.cpp)
+  py::class_<TreeRobot, RobotHolder<TreeRobot>>(m, "TreeRobot", R"doc(
 A robot whose joints branch -- a kinematic tree (chaindyn's TreeX<double>): a Panda with its
 fingers, two arms on a torso, a hand. Joint i's parent is parents[i] (-1: the base); parents
 come before children. Made from links, kinds and parents, by chaindyn.load_urdf (a file whose

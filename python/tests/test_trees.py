@@ -159,3 +159,98 @@ def test_tree_derivatives_are_central_differences_zero_across_branches_and_the_c
         assert rel(a, b) < 1e-12
     for a, b in zip(cd.aba_derivatives(as_tree, q, qd, x), cd.aba_derivatives(chain, q, qd, x)):
         assert rel(a, b) < 1e-12
+
+
+def random_tree(parents, kinds, friction=True, seed=1718):
+    """A TreeRobot of random links (damping, Coulomb friction and armature unless friction is
+    False), and the links."""
+    rng = np.random.default_rng(seed)
+    links = []
+    for i in range(len(parents)):
+        link = cd.Link()
+        link.placement = np.block([[np.eye(3), rng.uniform(-0.3, 0.3, (3, 1))], [0, 0, 0, 1]])
+        link.axis = rng.uniform(-1, 1, 3)
+        link.mass = 1.0 + i
+        link.com = rng.uniform(-0.1, 0.1, 3)
+        link.inertia = np.diag([0.02, 0.03, 0.04])
+        if friction:
+            link.damping, link.friction, link.armature = 0.1, 0.2, 0.01
+        links.append(link)
+    return cd.TreeRobot(links, kinds, parents), links
+
+
+TORSO = ([-1, 0, 1, 0, 3], ["revolute", "revolute", "revolute", "revolute", "prismatic"])
+
+
+def test_simulate_a_tree_gives_its_branches_chains_and_aba_at_every_sample():
+    # two branches on the base: independent chains, simulated alone with the same steps
+    kinds = ["revolute", "prismatic", "revolute", "revolute", "revolute"]
+    tree, links = random_tree([-1, 0, 1, -1, 3], kinds)
+    a = cd.Robot(links[:3], kinds[:3])
+    b = cd.Robot(links[3:], kinds[3:])
+    q0, qd0 = np.linspace(-0.5, 0.5, 5), np.linspace(0.3, -0.3, 5)
+    for integrator in ("rk4", "semi_implicit_euler"):
+        run = cd.simulate(tree, q0, qd0, None, 0.3, integrator=integrator, output_interval=0.01)
+        ra = cd.simulate(a, q0[:3], qd0[:3], None, 0.3, integrator=integrator, output_interval=0.01)
+        rb = cd.simulate(b, q0[3:], qd0[3:], None, 0.3, integrator=integrator, output_interval=0.01)
+        assert np.array_equal(run["t"], ra["t"])
+        assert rel(run["q"][:, :3], ra["q"]) < 1e-12 and rel(run["q"][:, 3:], rb["q"]) < 1e-12
+        assert rel(run["qd"][:, :3], ra["qd"]) < 1e-12 and rel(run["qd"][:, 3:], rb["qd"]) < 1e-12
+    # a branching tree under a controller (RK45; no Coulomb friction, whose jump at qd = 0 makes
+    # an adaptive step chatter): qdd is aba's, tau the controller's
+    torso, _ = random_tree(*TORSO, friction=False)
+    gains = np.array([20.0, 15.0, 10.0, 15.0, 50.0])
+    run = cd.simulate(torso, np.zeros(5), np.zeros(5), lambda t, q, qd: -gains * (q - 0.2) - qd,
+                      0.5, rtol=1e-9, atol=1e-12)
+    assert run["steps"] > 5
+    for k in range(0, len(run["t"]), 5):
+        q, qd, tau = run["q"][k], run["qd"][k], run["tau"][k]
+        assert rel(tau, -gains * (q - 0.2) - qd) < 1e-14
+        assert rel(run["qdd"][k], cd.aba(torso, q, qd, tau)) < 1e-12
+    with pytest.raises(ValueError, match="controller"):
+        cd.simulate(torso, np.zeros(5), np.zeros(5), lambda t, q, qd: np.zeros(4), 0.1)
+
+
+def test_batch_on_a_tree_equals_the_one_state_functions():
+    tree, _ = random_tree(*TORSO)
+    rng = np.random.default_rng(1719)
+    n = 9
+    q, qd, qdd = (rng.uniform(-2, 2, (5, n)) for _ in range(3))
+    for threads in (1, 2):
+        tau = cd.batch.rnea(tree, q, qd, qdd, threads=threads)
+        acc = cd.batch.aba(tree, q, qd, tau, threads=threads)
+        ms = cd.batch.crba(tree, q, threads=threads)
+        poses = cd.batch.frame_pose(tree, q, 4, threads=threads)
+        js = cd.batch.jacobian(tree, q, 2, "local", threads=threads)
+        for s in range(n):
+            assert rel(tau[:, s], cd.rnea(tree, q[:, s], qd[:, s], qdd[:, s])) < 1e-13
+            assert rel(acc[:, s], qdd[:, s]) < 1e-9
+            assert rel(ms[s], cd.crba(tree, q[:, s])) < 1e-13
+            assert ms[s][1, 3] == 0.0  # different branches
+            assert rel(poses[s], cd.frame_pose(tree, q[:, s], 4)) < 1e-13
+            assert rel(js[s], cd.jacobian(tree, q[:, s], 2, "local")) < 1e-13
+    assert cd.batch.workspaces(tree) == [1, 2]
+    with pytest.raises(TypeError):
+        cd.batch.rnea_derivatives(tree, q, qd, qdd)  # serial chains only
+
+
+def test_task_space_on_a_tree_equals_the_dense_route():
+    tree, _ = random_tree(*TORSO)
+    rng = np.random.default_rng(1720)
+    q, qd = rng.uniform(-2, 2, 5), rng.uniform(-1, 1, 5)
+    M = cd.crba(tree, q)
+    for link in (2, 4):  # the end of each arm: three joints on its support
+        offset = np.block([[np.eye(3), np.array([[0.1], [0.0], [0.05]])], [0, 0, 0, 1]])
+        J = cd.jacobian(tree, q, link, "world", offset)[3:]
+        lambda_inv = J @ np.linalg.solve(M, J.T)
+        os = cd.operational_space_inertia(tree, q, link, "world", offset, position=True)
+        assert rel(os["Lambda_inv"], lambda_inv) < 1e-12
+        assert rel(os["Lambda"], np.linalg.inv(lambda_inv)) < 1e-9
+        dyn = cd.operational_space_dynamics(tree, q, qd, link, "world", offset, position=True)
+        jbar = np.linalg.solve(M, J.T) @ dyn["Lambda"]
+        assert rel(dyn["jbar"], jbar) < 1e-9
+        g = cd.gravity_torques(tree, q)
+        assert rel(dyn["p"], jbar.T @ g) < 1e-9
+        N = cd.null_space_projector(tree, q, link, offset, position=True)
+        assert rel(N, np.eye(5) - jbar @ J) < 1e-9
+        assert np.max(np.abs(J @ N)) < 1e-9

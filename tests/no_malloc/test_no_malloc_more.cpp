@@ -83,8 +83,8 @@ TEST_CASE("ChainX: in-place algorithms make no heap allocation once model and Da
 // --- Online payload estimation (issue 16): one tick -----------------------------------------
 
 // Trees (model/tree.hpp): the tree paths of the algorithms (accumulation into the parents' slots
-// of Data, the sparse L^T L factorization, the derivatives' ancestor walks), on a compile-time
-// Tree and a TreeX.
+// of Data, the sparse L^T L factorization, the derivatives' ancestor walks, the task-space
+// recursions on a frame's support), on a compile-time Tree and a TreeX.
 TEST_CASE("trees: in-place algorithms make no heap allocation once model and Data are made",
           "[no_malloc][trees]") {
   using T = Tree<double, Parents<-1, 0, 1, 1, 0>, RevoluteZ, Revolute, PrismaticX, RevoluteY,
@@ -135,6 +135,18 @@ TEST_CASE("trees: in-place algorithms make no heap allocation once model and Dat
     REQUIRE_NO_ALLOCATION(aba_derivatives(model, *dd, q, qd, tau));
     REQUIRE(dd->dqdd_dq.allFinite());
     REQUIRE(dd->dqdd_dtau.allFinite());
+    // task space of a frame on link 2 (support 0, 1, 2): the position task
+    OperationalSpaceDynamics<double, position_task> os;
+    auto jbar = std::make_unique<TaskInverse<Model, position_task>>(n, position_task);
+    auto N = std::make_unique<typename Model::Matrix>(n, n);
+    REQUIRE_NO_ALLOCATION(operational_space_inertia(model, *data, q, frame, ReferenceFrame::world, os));
+    REQUIRE_NO_ALLOCATION(
+        operational_space_dynamics(model, *data, q, qd, frame, ReferenceFrame::local, os, *jbar));
+    REQUIRE_NO_ALLOCATION(
+        dynamically_consistent_inverse(model, *data, q, frame, ReferenceFrame::world, os, *jbar));
+    REQUIRE_NO_ALLOCATION(
+        null_space_projector(model, *data, q, frame, ReferenceFrame::world, os, *jbar, *N));
+    REQUIRE(N->allFinite());
   };
   check(fixed);
   check(TreeX<double>::from(fixed));
@@ -373,6 +385,48 @@ TEST_CASE("streaming simulate makes no heap allocation per step with any integra
       CHECK(stats.steps > 10);
       CHECK(std::isfinite(checksum));
     }
+  }
+}
+
+TEST_CASE("streaming simulate on a compile-time tree makes no heap allocation per step",
+          "[no_malloc][trees]") {
+  // The tree of the trees case above, frictionless (as SimModel), passive; every integrator.
+  // Only the Data workspace is allocated, once, before the first sample.
+  using T = Tree<double, Parents<-1, 0, 1, 1, 0>, RevoluteZ, Revolute, PrismaticX, RevoluteY,
+                 Revolute>;
+  std::mt19937 gen(test::kSeed);
+  auto links = test::random_links<T>(gen, true);
+  for (auto& l : links) l.dynamics.friction = 0.0;
+  const T model(links);
+  const T::Vector q0 = test::random_state<T::Vector>(gen, 1.0);
+  for (Integrator method : {Integrator::semi_implicit_euler, Integrator::rk4, Integrator::rk45}) {
+    SimulationOptions<double> options;
+    options.integrator = method;
+    options.output_interval = method == Integrator::rk45 ? 0.01 : 0.0;  // RK45: dense output
+    std::size_t samples = 0;
+    double checksum = 0;
+    IntegrationStats stats;
+    constexpr std::size_t unset = std::numeric_limits<std::size_t>::max();
+    std::size_t at_first_sample = unset, at_last_sample = unset, total = unset;
+    {
+      const EigenNoMalloc eigen_net;
+      const test::AllocationScope scope;
+      stats = simulate(model, q0, T::Vector::Zero(), ZeroTorque{}, 0.2, options,
+               [&](const SimulationSample<T>& s) {
+                 if (samples == 0) at_first_sample = scope.count();
+                 at_last_sample = scope.count();
+                 ++samples;
+                 checksum += s.q.sum() + s.qdd.sum();
+               });
+      total = scope.count();
+    }
+    INFO("integrator " << int(method));
+    REQUIRE(at_first_sample == 1);  // the Data workspace
+    REQUIRE(at_last_sample == at_first_sample);
+    REQUIRE(total == 1);
+    CHECK(samples > 10);
+    CHECK(stats.steps > 5);
+    CHECK(std::isfinite(checksum));
   }
 }
 

@@ -40,6 +40,13 @@
 /// (from mu + p = Lambda (J M^-1 (C qd + g) - Jdot qd)). Joint friction is not part of mu or
 /// p (a controller compensates it in joint space, friction.hpp).
 ///
+/// On a kinematic tree (Tree, TreeX; docs/trees.md) the same passes run with each link's
+/// articulated inertia and bias force summed over its children (as in aba), and the recursions
+/// of Omega and of the task accelerations walk L's support, the joints on L's path to the base:
+/// a force on L reaches the base along it (F's Jacobian has columns there only), and the other
+/// branches move only through their parents' accelerations (Jbar's rows off the support). The
+/// forms for several frames at once take a serial chain.
+///
 /// The dense route operational_space_inertia_dense (crba, Cholesky of M, J M^-1 J^T) is the
 /// reference the tests compare with; docs/benchmarks.md times both.
 #pragma once
@@ -100,27 +107,37 @@ Transform<Scalar> task_transform(const Transform<Scalar>& oMf, ReferenceFrame rf
   return rf == ReferenceFrame::world ? Transform<Scalar>::Translation(oMf.translation) : oMf;
 }
 
-/// ABA's articulated inertias in base coordinates for a chain at rest (RBDA Table 7.1, pass 2
+/// ABA's articulated inertias in base coordinates for a model at rest (RBDA Table 7.1, pass 2
 /// without bias forces; the coordinates of aba.hpp): data.liMi, oMi, oS (every link), oU, D,
-/// Dinv. The articulated inertia of link i is its rigid inertia plus what its child hands on
-/// (on a chain, link i + 1 is link i's child).
+/// Dinv. The articulated inertia of link i is its rigid inertia plus what its children hand
+/// on: on a chain the one child's, link i + 1's, in a register; on a tree each child adds its
+/// Ia to its parent's data.oIA (aba.hpp's tree path), which the parent's step then reads.
 template <typename Model>
 void articulated_inertias(const Model& model, DataFor<Model>& data,
                           const typename Model::Vector& q) noexcept {
-  static_assert(Model::serial,
-                "chaindyn: the operational-space algorithms take a serial chain, not a tree");
   using Scalar = typename Model::Scalar;
   world_kinematics(model, data, q);
-  const std::size_t n = joint_count(model);
+  [[maybe_unused]] const std::size_t n = joint_count(model);
   ArticulatedInertia<Scalar> ia_child;
+  if constexpr (!Model::serial) {
+    model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+      data.oIA[i] = ArticulatedInertia<Scalar>();
+    });
+  }
   model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
-    // IA_i = I_i + Ia_child;  U_i = IA_i S_i;  D_i = S_i^T U_i + armature    RBDA Table 7.1
+    // IA_i = I_i + sum of the children's Ia;  U_i = IA_i S_i;  D_i = S_i^T U_i + armature
+    //                                                                          RBDA Table 7.1
     const Inertia<Scalar> inertia = model.inertia_in(i, data.oMi[i]);
     ArticulatedInertia<Scalar> ia(inertia);
-    if (i + 1 < n) {
-      ia = ia_child;
+    if constexpr (Model::serial) {
+      if (i + 1 < n) {
+        ia = ia_child;
+        ia += inertia;
+      }
+    } else {
+      ia = data.oIA[i];  // the children's
       ia += inertia;
     }
     const Force<Scalar> u = ia * s;
@@ -129,7 +146,10 @@ void articulated_inertias(const Model& model, DataFor<Model>& data,
     data.D[k] = d;
     data.Dinv[k] = Scalar(1) / d;
     // Ia = IA_i - U_i U_i^T / D_i, for the parent
-    if (i > 0) ia.subtract_outer(u, data.Dinv[k], ia_child);
+    if (!model.is_root(i)) {
+      ia.subtract_outer(u, data.Dinv[k], ia_child);
+      if constexpr (!Model::serial) data.oIA[model.parent(i)] += ia_child;
+    }
   });
 }
 
@@ -264,9 +284,10 @@ Eigen::Matrix<typename Model::Scalar, 6, 6> link_inverse_inertia(const Model& mo
                                                                  std::size_t link) noexcept {
   using Scalar = typename Model::Scalar;
   Eigen::Matrix<Scalar, 6, 6> omega = Eigen::Matrix<Scalar, 6, 6>::Zero();  // the fixed base
-  // on a chain, L's support is joints 0..L
+  // L's support, base to L (joints 0..L on a chain): each joint visited is the previous one's
+  // child, so omega is carried from parent to child
   model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
-    if (i > link) return;
+    if (!model.supports(i, link)) return;
     const auto k = Eigen::Index(i);
     omega_step(omega, data.oS[i], data.oU[i], data.D[k], data.Dinv[k]);
   });
@@ -305,7 +326,8 @@ Transform<typename Model::Scalar> operational_space_inertia_of(
 /// linear rows): out.Lambda_inv = J M^-1 J^T by the recursion of the file comment (O(n), M^-1
 /// never formed), out.Lambda its inverse by a Dim x Dim Cholesky, out.rcond its conditioning.
 /// Armature is part of M. A frame on the base has Lambda_inv = 0 (Lambda NaN, rcond 0). No
-/// check (the handle was checked when made). Fills data.liMi, oMi, oS, oU, D, Dinv and oMf.
+/// check (the handle was checked when made). Fills data.liMi, oMi, oS, oU, D, Dinv and oMf (and
+/// on a tree oIA, the children's sums).
 template <typename Model, typename Q, int Dim>
 void operational_space_inertia(const Model& model, DataFor<Model>& data,
                                const Eigen::MatrixBase<Q>& q_in, const FrameFor<Model>& frame,
@@ -354,8 +376,10 @@ namespace detail {
 template <typename Scalar>
 Eigen::Matrix<Scalar, 6, 6> task_motion_matrix(const Transform<Scalar>& x) noexcept {
   Eigen::Matrix<Scalar, 6, 6> m = Eigen::Matrix<Scalar, 6, 6>::Zero();
-  const Matrix3<Scalar> rt = x.rotation.transpose();
-  m.template topLeftCorner<3, 3>() = rt;
+  // R^T written once, into its block (a 3x3 copy of it drew g++ 12's -Wmaybe-uninitialized
+  // from Eigen's aliasing assertion where the caller is inlined)
+  m.template topLeftCorner<3, 3>() = x.rotation.transpose();
+  const auto rt = m.template topLeftCorner<3, 3>();
   m.template bottomRightCorner<3, 3>() = rt;
   m.template bottomLeftCorner<3, 3>() = -(rt * skew(x.translation));
   return m;
@@ -382,6 +406,8 @@ void operational_space_inertia(
     noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
   static_assert(K > 0, "chaindyn: operational_space_inertia of no frame");
+  static_assert(Model::serial, "chaindyn: operational_space_inertia of several frames takes a "
+                               "serial chain; on a tree, one frame at a time");
   detail::check_in_place("operational_space_inertia", model, data, "q", q_in);
   if constexpr (detail::checks_sizes<Model>) {
     for (const auto& frame : frames) {
@@ -506,7 +532,8 @@ OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia_d
 /// one by gravity alone (qd = 0, a_0 = -g). mu and p are in the task's coordinates `rf`, the
 /// task acceleration being J qdd + Jdot qd with jdot_qd's convention (world: classical
 /// acceleration of F's origin; local: F's spatial acceleration in F's axes). O(n). Fills
-/// data.liMi, oMi, oS, ov, oc, oU, D, Dinv, u and oMf.
+/// data.liMi, oMi, oS, ov, oc, oU, D, Dinv, u and oMf (and on a tree oIA and opA, the children's
+/// sums).
 template <typename Model, typename Q, typename Qd, int Dim>
 void operational_space_dynamics(const Model& model, DataFor<Model>& data,
                                 const Eigen::MatrixBase<Q>& q_in,
@@ -515,31 +542,39 @@ void operational_space_dynamics(const Model& model, DataFor<Model>& data,
                                 OperationalSpaceDynamics<typename Model::Scalar, Dim>& out)
     noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd>, CHAINDYN_FIXED_SIZE_MESSAGE);
-  static_assert(Model::serial,
-                "chaindyn: the operational-space algorithms take a serial chain, not a tree");
   detail::check_in_place("operational_space_dynamics", model, data, "q", q_in, "qd", qd_in,
                          "frame", frame);
   using Scalar = typename Model::Scalar;
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
-  const std::size_t n = detail::joint_count(model);
-  // Pass 1, base to tip: poses, motion subspaces, velocities v_i = v_p + S_i qd_i and
-  // velocity products c_i = v_i x S_i qd_i, in base coordinates                 RBDA Table 7.1
+  [[maybe_unused]] const std::size_t n = detail::joint_count(model);
+  // Pass 1, base to tip: poses, motion subspaces, velocities v_i = v_p(i) + S_i qd_i and
+  // velocity products c_i = v_i x S_i qd_i, in base coordinates (a chain carries v_p(i) in a
+  // register, a tree reads its parent's)                                        RBDA Table 7.1
   detail::world_kinematics(model, data, q);
   Motion<Scalar> v_parent;
   model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
-    const Motion<Scalar> v = i == 0 ? s * qd[k] : v_parent + s * qd[k];
+    const Motion<Scalar> v =
+        model.is_root(i) ? s * qd[k]
+                         : (Model::serial ? v_parent : data.ov[model.parent(i)]) + s * qd[k];
     data.ov[i] = v;
-    v_parent = v;
+    if constexpr (Model::serial) v_parent = v;
     data.oc[i] = cross(v, s) * qd[k];
   });
-  // Pass 2, tip to base: IA_i, pA_i = v_i x* I_i v_i + pa_child, U_i, D_i and u_i = -S_i^T pA_i
-  // (tau = 0, no friction), and Ia, pa = pA_i + Ia c_i + U_i u_i / D_i for the parent (on a
-  // chain, link i + 1 is link i's child)                                         RBDA Table 7.1
+  // Pass 2, tip to base: IA_i, pA_i = v_i x* I_i v_i + the children's pa, U_i, D_i and
+  // u_i = -S_i^T pA_i (tau = 0, no friction), and Ia, pa = pA_i + Ia c_i + U_i u_i / D_i for
+  // the parent (on a chain, link i + 1 is link i's one child, its Ia and pa in registers; on a
+  // tree each child adds them to its parent's oIA and opA, as aba does)         RBDA Table 7.1
   ArticulatedInertia<Scalar> ia_child;
   Force<Scalar> pa_child;
+  if constexpr (!Model::serial) {
+    model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+      data.oIA[i] = ArticulatedInertia<Scalar>();
+      data.opA[i] = Force<Scalar>();
+    });
+  }
   model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
@@ -547,10 +582,16 @@ void operational_space_dynamics(const Model& model, DataFor<Model>& data,
     const Inertia<Scalar> inertia = model.inertia_in(i, data.oMi[i]);
     ArticulatedInertia<Scalar> ia(inertia);
     Force<Scalar> pa = cross(v, inertia * v);
-    if (i + 1 < n) {
-      ia = ia_child;
+    if constexpr (Model::serial) {
+      if (i + 1 < n) {
+        ia = ia_child;
+        ia += inertia;
+        pa += pa_child;
+      }
+    } else {
+      ia = data.oIA[i];  // the children's
       ia += inertia;
-      pa += pa_child;
+      pa += data.opA[i];
     }
     const Force<Scalar> u_force = ia * s;
     data.oU[i] = u_force;
@@ -560,11 +601,16 @@ void operational_space_dynamics(const Model& model, DataFor<Model>& data,
     data.Dinv[k] = inv_d;
     const Scalar u = -dot(s, pa);
     data.u[k] = u;
-    if (i > 0) {
+    if (!model.is_root(i)) {
       const Motion<Scalar>& c = data.oc[i];
       const Force<Scalar> iac = ia * c;
       pa_child = pa + iac + ((u - dot(c, u_force)) * inv_d) * u_force;
       ia.subtract_outer(u_force, inv_d, ia_child);
+      if constexpr (!Model::serial) {
+        const std::size_t p = model.parent(i);
+        data.oIA[p] += ia_child;
+        data.opA[p] += pa_child;
+      }
     }
   });
   if (frame.on_base()) {
@@ -583,9 +629,10 @@ void operational_space_dynamics(const Model& model, DataFor<Model>& data,
   Eigen::Matrix<Scalar, 6, 6> omega = Eigen::Matrix<Scalar, 6, 6>::Zero();
   Motion<Scalar> a_v;
   Motion<Scalar> a_g = model.base_acceleration();
-  // on a chain, L's support is joints 0..L
+  // L's support, base to L (joints 0..L on a chain): each joint visited is the previous one's
+  // child, so omega, a_v and a_g are carried from parent to child
   model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
-    if (i > link) return;
+    if (!model.supports(i, link)) return;
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& u_force = data.oU[i];
@@ -637,12 +684,15 @@ OperationalSpaceDynamics<typename Model::Scalar, Dim> operational_space_dynamics
 namespace detail {
 
 /// Jbar = M^-1 J^T Lambda from the articulated pass (data.oS, oU, Dinv) and out.Lambda: the
-/// joint accelerations of the chain at rest under the Dim task forces Lambda e_k, all at once
+/// joint accelerations of the model at rest under the Dim task forces Lambda e_k, all at once
 /// (extended force propagation). The forces in base coordinates, F = X^T E Lambda (E the
-/// task's rows), climb from L to the base, each joint taking u_i = S_i^T F and passing
-/// F - U_i D_i^-1 u_i on; then from the base to the tip qdd_i = D_i^-1 (u_i - U_i^T A) and
-/// A += S_i qdd_i, A the acceleration of the links, zero at the base. u_i waits in row i of
-/// jbar until the acceleration pass overwrites it with qdd_i.
+/// task's rows), climb from L to the base along L's support, each joint taking u_i = S_i^T F
+/// and passing F - U_i D_i^-1 u_i on (u_i = 0 off the support); then from the base to the tips
+/// qdd_i = D_i^-1 (u_i - U_i^T A_p(i)) and A_i = A_p(i) + S_i qdd_i, A the acceleration of the
+/// links, zero at the base. u_i waits in row i of jbar until the acceleration pass overwrites
+/// it with qdd_i. A chain carries A (6 x Dim) from link to link; a tree keeps each link's A in
+/// data.oa, one task column at a time (every joint moves: the branches off L's support are
+/// carried by their parents' accelerations).
 template <typename Model, int Dim>
 void task_inverse(const Model& model, DataFor<Model>& data, std::size_t link,
                   const Transform<typename Model::Scalar>& x,
@@ -662,7 +712,7 @@ void task_inverse(const Model& model, DataFor<Model>& data, std::size_t link,
   }
   model.indices_backward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    if (i > link) {
+    if (!model.supports(i, link)) {
       jbar.row(k).setZero();
       return;
     }
@@ -672,15 +722,28 @@ void task_inverse(const Model& model, DataFor<Model>& data, std::size_t link,
     jbar.row(k) = ui;
     f.noalias() -= (u * data.Dinv[k]) * ui;
   });
-  Block a = Block::Zero();
-  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
-    const auto k = Eigen::Index(i);
-    const Eigen::Matrix<Scalar, 6, 1> s = data.oS[i].vector();
-    const Eigen::Matrix<Scalar, 1, 6> u = data.oU[i].vector().transpose();
-    const Eigen::Matrix<Scalar, 1, Dim> qdd = (jbar.row(k) - u * a) * data.Dinv[k];
-    jbar.row(k) = qdd;
-    a.noalias() += s * qdd;
-  });
+  if constexpr (Model::serial) {
+    Block a = Block::Zero();
+    model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+      const auto k = Eigen::Index(i);
+      const Eigen::Matrix<Scalar, 6, 1> s = data.oS[i].vector();
+      const Eigen::Matrix<Scalar, 1, 6> u = data.oU[i].vector().transpose();
+      const Eigen::Matrix<Scalar, 1, Dim> qdd = (jbar.row(k) - u * a) * data.Dinv[k];
+      jbar.row(k) = qdd;
+      a.noalias() += s * qdd;
+    });
+  } else {
+    for (int c = 0; c < Dim; ++c) {
+      model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+        const auto k = Eigen::Index(i);
+        const Motion<Scalar> a_parent =
+            model.is_root(i) ? Motion<Scalar>() : data.oa[model.parent(i)];
+        const Scalar qdd = (jbar(k, c) - dot(a_parent, data.oU[i])) * data.Dinv[k];
+        jbar(k, c) = qdd;
+        data.oa[i] = a_parent + data.oS[i] * qdd;
+      });
+    }
+  }
 }
 
 }  // namespace detail
@@ -691,7 +754,7 @@ void task_inverse(const Model& model, DataFor<Model>& data, std::size_t link,
 /// the recursion of operational_space_inertia and extended force propagation (file comment),
 /// O(n Dim), M^-1 never formed. Jbar in the task coordinates `rf` (its rows are the task's
 /// force directions). For a frame on the base Jbar is zero. Fills what operational_space_inertia
-/// fills.
+/// fills (and on a tree data.oa, the links' accelerations under the last task force).
 template <typename Model, typename Q, int Dim>
 void dynamically_consistent_inverse(const Model& model, DataFor<Model>& data,
                                     const Eigen::MatrixBase<Q>& q_in,
@@ -773,7 +836,7 @@ void null_space_projector(const Model& model, DataFor<Model>& data,
   const Transform<Scalar> x = detail::task_transform(data.oMf, rf);
   // column j of J: joint j's motion subspace in the task coordinates (jacobian.hpp)
   model.indices_forward([&](const std::size_t j) CHAINDYN_ALWAYS_INLINE {
-    if (j > frame.link()) return;
+    if (!model.supports(j, frame.link())) return;
     const Eigen::Matrix<Scalar, 6, 1> column = x.act_inv(data.oS[j]).vector();
     N.col(Eigen::Index(j)).noalias() -= jbar * column.template tail<Dim>();
   });

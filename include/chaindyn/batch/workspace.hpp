@@ -90,8 +90,8 @@ inline int thread_count(const Options& options) {
 /// and crba is its `.data`; each on its own cache lines) with the pack inputs of a call, and the
 /// worker threads. Make it once, reuse it for every call: calls with it allocate nothing. A
 /// Workspace is used by one calling thread at a time. After changing the model (set_payload,
-/// set_gravity...), call set_model(model) to cast it again. Model: a Chain, a ChainN or a
-/// ChainX<double> (sized here to its joint count).
+/// set_gravity...), call set_model(model) to cast it again. Model: a Chain, a ChainN, a Tree,
+/// a ChainX<double> or a TreeX<double> (the run-time ones sized here to their joint count).
 ///
 /// W: the states per pack, native_width by default (8 with AVX-512, 4 with AVX, 2 with SSE2 or
 /// NEON, 1 without vector extensions); any of 1, 2, 4, 8 compiles with g++ and clang++ on any
@@ -118,7 +118,7 @@ class Workspace {
   }
 
   /// Casts the model again (after set_payload, clear_payload, set_gravity on it). Allocates.
-  /// Throws ArgumentError if a ChainX's joint count differs from the workspace's.
+  /// Throws ArgumentError if a ChainX's or TreeX's joint count differs from the workspace's.
   void set_model(const Model& model) {
     if (chaindyn::detail::joint_count(model) != chaindyn::detail::joint_count(model_)) {
       chaindyn::detail::throw_error<ArgumentError>(

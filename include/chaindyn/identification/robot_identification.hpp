@@ -137,7 +137,8 @@ class RobotIdentification {
   /// `model`: the robot's kinematics and gravity (its inertias are not used; with
   /// !bp.joint_dynamics its joint damping, friction and armature are taken as known and
   /// subtracted). `bp`: base_parameters(model, ...). Throws ArgumentError when bp does not fit
-  /// the model. Model: a Chain, a ChainN or a ChainX<double> (its workspace sized here).
+  /// the model. Model: a Chain, a ChainN, a Tree, a ChainX<double> or a TreeX<double> (its
+  /// workspace sized here).
   RobotIdentification(const Model& model, BaseParameters bp)
       : n(int(detail::joint_count(model))),
         model_(model),
@@ -429,10 +430,14 @@ class RobotIdentification {
       }
     }
     Model identified = [&] {
-      if constexpr (Model::nq == Eigen::Dynamic) {  // a ChainX keeps the prior's joint kinds
-        std::vector<JointKind> kinds;
+      if constexpr (Model::nq == Eigen::Dynamic) {  // a ChainX or TreeX keeps the prior's
+        std::vector<JointKind> kinds;                // joint kinds (and a TreeX its parents)
         for (int i = 0; i < n; ++i) kinds.push_back(prior.joint(std::size_t(i)).kind());
-        return Model(new_links, kinds, prior.gravity());
+        if constexpr (Model::serial) {
+          return Model(new_links, kinds, prior.gravity());
+        } else {
+          return Model(new_links, kinds, prior.parents(), prior.gravity());
+        }
       } else {
         return Model(new_links, prior.gravity());
       }

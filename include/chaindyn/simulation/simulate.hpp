@@ -1,6 +1,7 @@
 /// @file
-/// simulate(): the motion of a chain under a controller, forward dynamics by aba, integrated
-/// by integrate() (semi-implicit Euler, RK4 or adaptive RK45).
+/// simulate(): the motion of a chain or a tree (any model aba takes) under a controller,
+/// forward dynamics by aba, integrated by integrate() (semi-implicit Euler, RK4 or adaptive
+/// RK45).
 #pragma once
 
 #include "chaindyn/algorithms/aba.hpp"
@@ -103,7 +104,7 @@ struct ControlledDynamics {
 
 }  // namespace detail
 
-/// Simulates the chain from (q0, qd0) at t = 0 to t_end under tau = controller(t, q, qd) (any
+/// Simulates the model (a chain or a tree) from (q0, qd0) at t = 0 to t_end under tau = controller(t, q, qd) (any
 /// callable returning a Model::Vector; ZeroTorque for passive motion), the forward dynamics by
 /// aba with the model's gravity, joint damping, Coulomb friction and armature. Streams every
 /// sample (t = 0, each step or each output time, t = t_end; see IntegrationOptions) to
