@@ -13,16 +13,13 @@ namespace chaindyn::batch {
 /// d tau / d q and d tau / d qd of rnea at every column s of Q, Qd, Qdd (N x n each) into
 /// dTau_dq and dTau_dqd (N x N n each, sized by the caller): state s's matrices are
 /// .middleCols(s * N, N), as batch::crba's. Allocates nothing; throws ArgumentError on a size
-/// mismatch. Serial chains only (a Tree or a TreeX is refused at compile time).
+/// mismatch. Chains and trees.
 template <typename Model, int W, typename Q, typename Qd, typename Qdd, typename DQ, typename DQd>
 void rnea_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
                       const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
                       const Eigen::MatrixBase<DQ>& dtau_dq_out,
                       const Eigen::MatrixBase<DQd>& dtau_dqd_out) {
   using PackModel = typename Workspace<Model, W>::PackModel;
-  static_assert(PackModel::serial,
-                "chaindyn: batch::rnea_derivatives and batch::aba_derivatives take serial chains "
-                "only (the one-state derivatives they run do): not a Tree or a TreeX");
   const Eigen::Index N = ws.joint_count();
   const Eigen::Index n = q.cols();
   detail::check_batch_size(q, N, n, "rnea_derivatives", "Q");
@@ -47,7 +44,7 @@ void rnea_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
 /// d qdd / d q, d qdd / d qd and d qdd / d tau = M^-1 of aba at every column s of Q, Qd, Tau
 /// (N x n each) into dQdd_dq, dQdd_dqd, dQdd_dtau (N x N n each, sized by the caller; state
 /// s's matrices are .middleCols(s * N, N)). Allocates nothing; throws ArgumentError on a size
-/// mismatch. Serial chains only (a Tree or a TreeX is refused at compile time).
+/// mismatch. Chains and trees.
 template <typename Model, int W, typename Q, typename Qd, typename Tau, typename DQ, typename DQd,
           typename DTau>
 void aba_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
@@ -56,9 +53,6 @@ void aba_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
                      const Eigen::MatrixBase<DQd>& dqdd_dqd_out,
                      const Eigen::MatrixBase<DTau>& dqdd_dtau_out) {
   using PackModel = typename Workspace<Model, W>::PackModel;
-  static_assert(PackModel::serial,
-                "chaindyn: batch::rnea_derivatives and batch::aba_derivatives take serial chains "
-                "only (the one-state derivatives they run do): not a Tree or a TreeX");
   const Eigen::Index N = ws.joint_count();
   const Eigen::Index n = q.cols();
   detail::check_batch_size(q, N, n, "aba_derivatives", "Q");
