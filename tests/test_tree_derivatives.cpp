@@ -1,5 +1,5 @@
 // rnea_derivatives and aba_derivatives on kinematic trees (Tree, TreeX) against independent
-// paths: central finite differences of rnea and aba, the branch-induced zeros of d tau / d q
+// paths: central finite differences of rnea and aba, forward-mode AutoDiff through them, the branch-induced zeros of d tau / d q
 // and d tau / d qd, M^-1 from crba, a tree whose branches are independent chains giving each
 // chain's derivatives, the run-time TreeX giving the compile-time Tree's numbers, and a TreeX
 // whose parents are i - 1 (the tree's code) giving the chain's (the chain's code).
@@ -11,7 +11,9 @@
 #include <chaindyn/model/tree.hpp>
 
 #include <catch2/catch.hpp>
+#include <unsupported/Eigen/AutoDiff>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -193,4 +195,54 @@ TEST_CASE("tree derivatives: branches that are independent chains on the base gi
   blocks(f.dqdd_dq, fa.dqdd_dq, fb.dqdd_dq);
   blocks(f.dqdd_dqd, fa.dqdd_dqd, fb.dqdd_dqd);
   blocks(f.dqdd_dtau, fa.dqdd_dtau, fb.dqdd_dtau);
+}
+
+TEST_CASE("tree derivatives: forward-mode AutoDiff through rnea and aba on a small tree with "
+          "friction and armature",
+          "[derivatives][trees]") {
+  // 4 joints: two branches on joint 0 (every joint kind of the run-time and fixed axes)
+  using Small = Tree<double, Parents<-1, 0, 0, 2>, RevoluteZ, Revolute, PrismaticY, RevoluteX>;
+  using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 12, 1>>;
+  using SmallAD = Tree<AD, Parents<-1, 0, 0, 2>, RevoluteZ, Revolute, PrismaticY, RevoluteX>;
+  using V = Small::Vector;
+  using ADV = SmallAD::Vector;
+  std::mt19937 gen(test::kSeed + 4200);
+  double worst = 0;
+  for (int trial = 0; trial < 3; ++trial) {
+    const auto links = test::random_links<Small>(gen, true);
+    const Small tree(links);
+    const SmallAD ad_tree(test::cast_links<AD>(links));
+    const V q = test::random_state<V>(gen, 3.0), qd = test::random_state<V>(gen, 2.0),
+            x = test::random_state<V>(gen, 2.0);
+    // seed q, qd and the third argument: 12 directions
+    ADV aq, aqd, ax;
+    for (int i = 0; i < 4; ++i) {
+      aq[i] = AD(q[i], 12, i);
+      aqd[i] = AD(qd[i], 12, 4 + i);
+      ax[i] = AD(x[i], 12, 8 + i);
+    }
+    const ADV tau = rnea(ad_tree, aq, aqd, ax);
+    const ADV qdd = aba(ad_tree, aq, aqd, ax);
+    Eigen::Matrix<double, 4, 12> jr, ja;
+    for (int i = 0; i < 4; ++i) {
+      jr.row(i) = tau[i].derivatives().transpose();
+      ja.row(i) = qdd[i].derivatives().transpose();
+    }
+    const auto r = rnea_derivatives(tree, q, qd, x);
+    const auto a = aba_derivatives(tree, q, qd, x);
+    const double errors[] = {
+        relative_error(r.dtau_dq, Eigen::Matrix4d(jr.leftCols<4>())),
+        relative_error(r.dtau_dqd, Eigen::Matrix4d(jr.middleCols<4>(4))),
+        relative_error(a.dqdd_dq, Eigen::Matrix4d(ja.leftCols<4>())),
+        relative_error(a.dqdd_dqd, Eigen::Matrix4d(ja.middleCols<4>(4))),
+        relative_error(a.dqdd_dtau, Eigen::Matrix4d(ja.rightCols<4>()))};
+    for (const double e : errors) {
+      CHECK(e < 1e-11);
+      worst = std::max(worst, e);
+    }
+    // joints 1 and 3 are on different branches: no coupling
+    CHECK(r.dtau_dq(1, 3) == 0.0);
+    CHECK(r.dtau_dq(3, 1) == 0.0);
+  }
+  WARN("tree derivatives against AutoDiff: worst relative difference " << worst);
 }
