@@ -1,6 +1,6 @@
 /// @file
 /// Elastic joints from a URDF: chaindyn's extension element `<chaindyn:elastic>` inside a
-/// `<joint>` gives the joint's spring (Spong's reduced model, algorithms/elastic_joints.hpp):
+/// `<joint>` gives the joint's spring (Spong's reduced model, model/elastic_joints.hpp):
 ///
 ///     <joint name="iiwa_joint_1" type="revolute"> ...
 ///       <chaindyn:elastic stiffness="20000" damping="5" rotor_inertia="0.4"/>
@@ -14,7 +14,7 @@
 /// matching the model's joints by name (Link::joint_name). docs/elastic_joints.md.
 #pragma once
 
-#include "chaindyn/algorithms/elastic_joints.hpp"
+#include "chaindyn/model/elastic_joints.hpp"
 #include "chaindyn/urdf/build.hpp"
 #include "chaindyn/urdf/description.hpp"
 #include "chaindyn/urdf/error.hpp"
