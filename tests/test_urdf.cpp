@@ -1643,8 +1643,8 @@ std::string without_lines(const std::string& xml, int from, int count) {
 
 }  // namespace
 
-TEST_CASE("urdf::load_floating: a floating joint at the root, or the root link made the base; "
-          "the base body merges the links fixed to it",
+TEST_CASE("urdf::load_floating: a floating joint at the root, or the root link made the base, "
+          "with a base body that merges the links fixed to it",
           "[urdf][floating]") {
   using Robot = FloatingBase<TreeX<double>>;
   urdf::Report report;
@@ -1721,7 +1721,7 @@ TEST_CASE("urdf::load_floating: a floating joint at the root, or the root link m
   CHECK(relative_error(Eigen::VectorXd(tau.tail(qj.size())), tau_fixed) < 1e-13);
 }
 
-TEST_CASE("urdf::load_floating: bad bases are refused by name; load_tree points a floating "
+TEST_CASE("urdf::load_floating: bad bases are refused by name, and load_tree points a floating "
           "file to it",
           "[urdf][floating]") {
   const std::string xml = floating_arms;
@@ -1792,7 +1792,7 @@ std::string elastic_iiwa(int skip = -1, const std::string& stiffness_of_3 = "") 
 }  // namespace
 
 TEST_CASE("urdf::load_elastic: <chaindyn:elastic> gives each joint's spring by joint name, a "
-          "joint without one is rigid; a bad value and a model of another file are refused by name",
+          "joint without one is rigid, a bad value and a model of another file are refused by name",
           "[urdf][elastic]") {
   const std::string xml = elastic_iiwa();
   const ChainX<double> any = urdf::parse_any(xml);
