@@ -67,8 +67,22 @@ inline py::array real_array(const py::handle& obj, const char* function, const c
   return raw;
 }
 
+/// True for a numpy array of native float64, C-contiguous and aligned: the common argument,
+/// taken as it is, read from numpy's array header without a conversion call.
+inline bool is_plain_float64(const py::handle& obj) {
+  const auto& api = py::detail::npy_api::get();
+  if (!api.PyArray_Check_(obj.ptr())) return false;
+  const auto* array = py::detail::array_proxy(obj.ptr());
+  const auto* descr = py::detail::array_descriptor_proxy(array->descr);
+  constexpr int flags = py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
+                        py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+  return descr->type_num == py::detail::npy_api::NPY_DOUBLE_ && descr->byteorder != '>' &&
+         (array->flags & flags) == flags;
+}
+
 /// An argument as a float64 C-contiguous array (no copy when it already is one).
 inline Array as_array(const py::handle& obj, const char* function, const char* name) {
+  if (is_plain_float64(obj)) return py::reinterpret_borrow<Array>(obj);
   Array a = Array::ensure(real_array(obj, function, name));
   if (!a) {
     PyErr_Clear();
