@@ -18,22 +18,25 @@
 /// D_i = S_i^T U_i) and the projector P_i = 1 - S_i D_i^-1 U_i^T that a force crossing joint i
 /// leaves to the parent,
 ///     Omega_i = P_i Omega_p(i) P_i^T + S_i D_i^-1 S_i^T,      Omega of the fixed base = 0,
-/// walked from the base to F's link L, and Lambda^-1 = X_F Omega_L X_F^T with X_F the motion
-/// transform from base coordinates to the task's (Rodriguez, Jain and Kreutz-Delgado's
-/// propagation: K. Kreutz-Delgado, A. Jain, G. Rodriguez, "Recursive formulation of
-/// operational space control", IJRR 11(4), 1992; for several end-effectors of a tree,
-/// Wensing, Featherstone and Orin's extended-force-propagator algorithm, "A reduced-order
-/// recursive algorithm for the computation of the operational-space inertia matrix",
-/// ICRA 2012, reaches O(N + m d + m^2)). Derivation: with a force f on link i alone, ABA's
-/// bias pass gives u_i = S_i^T f and hands P_i^T f to the parent, and its acceleration pass
-/// a_i = P_i a_p(i) + S_i D_i^-1 S_i^T f. O(n): one articulated-inertia pass over the chain
-/// and one 6x6 symmetric rank-2 update per joint of L's support. Several frames at once (a
-/// std::array of handles): the cross terms carry Omega down the chain by the P_i.
+/// and Lambda^-1 = X_F Omega_L X_F^T with X_F the motion transform from base coordinates to the
+/// task's (K. Kreutz-Delgado, A. Jain, G. Rodriguez, "Recursive formulation of operational space
+/// control", IJRR 11(4), 1992). Derivation: with a force f on link i alone, ABA's bias pass
+/// gives u_i = S_i^T f and hands P_i^T f to the parent, and its acceleration pass
+/// a_i = P_i a_p(i) + S_i D_i^-1 S_i^T f. Unrolled, Lambda^-1 = sum over the joints k of L's
+/// support of r_k D_k^-1 r_k^T, r_k = Y_k S_k, where Y (the task's rows, X_F at L) is carried
+/// from L to the base by Y <- Y P_k: the task's unit forces propagated to the base, Chang and
+/// Khatib's extended force propagation (K.-S. Chang, O. Khatib, "Operational space dynamics:
+/// efficient algorithms for modeling and control of branching mechanisms", ICRA 2000). That
+/// runs inside the articulated pass, tip to base (TaskForceSweep): O(n Dim), Dim x 6 rank-one
+/// updates per joint and no 6x6 product. For several frames (a std::array of handles) block
+/// (a, b) of the stacked Lambda^-1 sums over the joints that support both frames' links
+/// (Wensing, Featherstone and Orin's cross terms, "A reduced-order recursive algorithm for the
+/// computation of the operational-space inertia matrix", ICRA 2012): on a tree, frames on
+/// different branches couple through their common ancestors.
 ///
 /// Jbar is the joint acceleration of the chain under the task forces Lambda e_k, by the same
-/// bias and acceleration passes driven by the Dim forces at once (Chang and Khatib's extended
-/// force propagation: K.-S. Chang, O. Khatib, "Operational space dynamics: efficient
-/// algorithms for modeling and control of branching mechanisms", ICRA 2000): O(n Dim).
+/// bias and acceleration passes driven by the Dim forces at once (extended force propagation
+/// again): O(n Dim).
 /// mu and p come from ABA with tau = 0 split in two: the joint accelerations qdd_v = -M^-1 C qd
 /// (no gravity) and qdd_g = -M^-1 g (no velocity) move F with task accelerations xdd_v (its
 /// velocity products Jdot qd included) and xdd_g, and mu = -Lambda xdd_v, p = -Lambda xdd_g
@@ -41,11 +44,10 @@
 /// p (a controller compensates it in joint space, friction.hpp).
 ///
 /// On a kinematic tree (Tree, TreeX; docs/trees.md) the same passes run with each link's
-/// articulated inertia and bias force summed over its children (as in aba), and the recursions
-/// of Omega and of the task accelerations walk L's support, the joints on L's path to the base:
-/// a force on L reaches the base along it (F's Jacobian has columns there only), and the other
-/// branches move only through their parents' accelerations (Jbar's rows off the support). The
-/// forms for several frames at once take a serial chain.
+/// articulated inertia and bias force summed over its children (as in aba), and the task
+/// forces and the task accelerations walk L's support, the joints on L's path to the base: a
+/// force on L reaches the base along it (F's Jacobian has columns there only), and the other
+/// branches move only through their parents' accelerations (Jbar's rows off the support).
 ///
 /// The dense route operational_space_inertia_dense (crba, Cholesky of M, J M^-1 J^T) is the
 /// reference the tests compare with; docs/benchmarks.md times both.
