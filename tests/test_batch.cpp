@@ -79,6 +79,9 @@ double batch_against_one_state(std::mt19937& gen, int threads) {
     batch::frame_pose(ws, q, frame, poses);
     batch::jacobian(ws, q, frame, ReferenceFrame::world, js);
     batch::jacobian(ws, q, frame, ReferenceFrame::local, js_local);
+    Eigen::Matrix<double, 6, Eigen::Dynamic> vs(6, n), as(6, n);
+    batch::frame_velocity(ws, q, qd, frame, ReferenceFrame::world, vs);
+    batch::frame_acceleration(ws, q, qd, qdd, frame, ReferenceFrame::local, as);
     for (int s = 0; s < n; ++s) {
       const auto cols = [&](const auto& m, int k) { return m.middleCols(s * k, k); };
       // the in-place forms take Model::Vector (for a ChainX exactly that type): copies
@@ -98,6 +101,11 @@ double batch_against_one_state(std::mt19937& gen, int threads) {
       worst.add("jacobian world", cols(js, N), j);
       jacobian(model, data, qs, frame, ReferenceFrame::local, j);
       worst.add("jacobian local", cols(js_local, N), j);
+      Motion<double> m;
+      frame_velocity(model, data, qs, qds, frame, ReferenceFrame::world, m);
+      worst.add("frame_velocity", vs.col(s), m.vector());
+      frame_acceleration(model, data, qs, qds, qdds, frame, ReferenceFrame::local, m);
+      worst.add("frame_acceleration", as.col(s), m.vector());
     }
     // The derivatives on the short batches of the chain with every joint kind only: with the
     // pack scalars they are most of this file's compile time (g++ -O1: 124 s with them on every
@@ -215,6 +223,14 @@ TEST_CASE("batch: the returning forms equal the in-place forms, and sizes and th
   CHECK(batch::rnea(iiwa, q, qd, qdd, {2}) == tau);
   CHECK(batch::aba(iiwa, q, qd, tau) == acc);
   CHECK(batch::crba(iiwa, q) == ms);
+  const auto flange = iiwa.frame(6);
+  Eigen::Matrix<double, 6, Eigen::Dynamic> vs(6, 5), as(6, 5);
+  batch::frame_velocity(ws, q, qd, flange, ReferenceFrame::local, vs);
+  batch::frame_acceleration(ws, q, qd, qdd, flange, ReferenceFrame::world, as);
+  CHECK(batch::frame_velocity(iiwa, q, qd, flange, ReferenceFrame::local) == vs);
+  CHECK(batch::frame_acceleration(iiwa, q, qd, qdd, flange, ReferenceFrame::world) == as);
+  CHECK_THROWS_AS(batch::frame_velocity(ws, q, qd.leftCols(4), flange, ReferenceFrame::local, vs),
+                  ArgumentError);
   // Output blocks of a larger matrix: the columns 2..4 of a 7 x 10 matrix.
   Mat wide = Mat::Zero(7, 10);
   batch::rnea(ws, q.leftCols(3), qd.leftCols(3), qdd.leftCols(3), wide.middleCols(2, 3));

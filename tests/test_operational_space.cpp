@@ -153,11 +153,12 @@ TEMPLATE_LIST_TEST_CASE("recursive Lambda^-1, Lambda, mu, p and Jbar equal the d
 // tree at run time: a frame on each link in turn, so that every support (a root, a branch, a
 // branch of a branch) and every walk of the recursions is taken. The dense route forms M of the
 // whole tree; F's Jacobian has its columns on F's support only, and the recursions walk it.
+using OsTree = Tree<double, Parents<-1, 0, 1, 1, 3, 0, 5>, RevoluteZ, Revolute, RevoluteY,
+                    Prismatic, Revolute, RevoluteX, Revolute>;
+
 TEST_CASE("on a tree, Lambda^-1, Lambda, mu, p, Jbar and N equal the dense route for a frame on "
           "every link",
           "[operational_space][trees]") {
-  using OsTree = Tree<double, Parents<-1, 0, 1, 1, 3, 0, 5>, RevoluteZ, Revolute, RevoluteY,
-                      Prismatic, Revolute, RevoluteX, Revolute>;
   std::mt19937 gen(test::kSeed + 320u);
   double worst_inv = 0, worst_lambda = 0, worst_bias = 0, worst_jbar = 0, worst_n = 0;
   int invertible = 0, cases = 0;
@@ -396,4 +397,65 @@ TEST_CASE("several frames at once: the stacked Lambda^-1 equals J M^-1 J^T of th
       }
     }
   }
+}
+
+// Two hands of a tree at once: the stacked Lambda^-1 against J M^-1 J^T of the stacked Jacobian
+// (dense M of the whole tree), for frames on two branches of joint 1 (links 2 and 4), on
+// branches meeting at the root (4 and 6), on one path (1 and 4), on one link, and with one frame
+// on the base; the diagonal blocks are the single frames'.
+TEST_CASE("on a tree, several frames at once: the stacked Lambda^-1 equals J M^-1 J^T, the cross "
+          "terms through the common ancestors",
+          "[operational_space][trees]") {
+  std::mt19937 gen(test::kSeed + 340u);
+  const OsTree tree(test::random_links<OsTree>(gen, true));
+  double worst = 0;
+  const auto check = [&](const auto& model) {
+    using Model = std::decay_t<decltype(model)>;
+    using Vector = typename Model::Vector;
+    const std::pair<std::size_t, std::size_t> pairs[] = {{2, 4}, {4, 6}, {1, 4}, {6, 6}};
+    for (int s = 0; s < 3; ++s) {
+      const Vector q = test::random_state<Vector>(gen, 3.0, 7);
+      const Eigen::MatrixXd M = crba(model, q);
+      for (const auto& [la, lb] : pairs) {
+        const std::array<FrameFor<Model>, 2> hands{
+            model.frame(la, Transform<double>(test::random_rotation(gen),
+                                              test::random_vector(gen, -0.2, 0.2))),
+            model.frame(lb, Transform<double>::Translation(test::random_vector(gen, -0.2, 0.2)))};
+        for (const ReferenceFrame rf : {ReferenceFrame::world, ReferenceFrame::local}) {
+          INFO("state " << s << ", links " << la << ", " << lb);
+          const auto both = operational_space_inertia(model, q, hands, rf);
+          Eigen::MatrixXd J(12, 7);
+          J << jacobian(model, q, hands[0], rf), jacobian(model, q, hands[1], rf);
+          const Eigen::MatrixXd dense = J * M.llt().solve(J.transpose());
+          const double e = relative_error(both.Lambda_inv, dense);
+          CHECK(e < 1e-10);
+          worst = std::max(worst, e);
+          CHECK(both.Lambda_inv == both.Lambda_inv.transpose());
+          CHECK(relative_error(both.Lambda_inv.template topLeftCorner<6, 6>(),
+                               operational_space_inertia(model, q, hands[0], rf).Lambda_inv) <
+                1e-12);
+          CHECK(relative_error(both.Lambda_inv.template bottomRightCorner<6, 6>(),
+                               operational_space_inertia(model, q, hands[1], rf).Lambda_inv) <
+                1e-12);
+          if (la == 4 && lb == 6) {
+            // the branches meet at the root: the cross block is joint 0's term alone, rank one
+            const Eigen::MatrixXd cross = both.Lambda_inv.template topRightCorner<6, 6>();
+            CHECK(Eigen::FullPivLU<Eigen::MatrixXd>(cross).setThreshold(1e-10).rank() == 1);
+          }
+          // 12 task rows, 7 joints: singular (rcond 0 or tiny)
+          CHECK(both.rcond < 1e-8);
+        }
+      }
+      // a frame on the base: its rows and columns are zero
+      const std::array<FrameFor<Model>, 2> with_base{model.base_frame(), model.frame(4)};
+      const auto os = operational_space_inertia(model, q, with_base);
+      CHECK(os.Lambda_inv.template topRows<6>().isZero(0.0));
+      CHECK(os.Lambda_inv.template leftCols<6>().isZero(0.0));
+      CHECK(relative_error(os.Lambda_inv.template bottomRightCorner<6, 6>(),
+                           operational_space_inertia(model, q, model.frame(4)).Lambda_inv) < 1e-12);
+    }
+  };
+  check(tree);
+  check(TreeX<double>::from(tree));
+  WARN("two frames of a tree: worst relative error of Lambda^-1 against the dense route " << worst);
 }

@@ -62,6 +62,42 @@ void def_task_space(py::module_& m) {
       "O(n) recursion; rcond: Lambda_inv's reciprocal condition number (0: singular, Lambda "
       "NaN).");
   m.def(
+      "operational_space_inertia_frames",
+      [](const Model& r, const py::object& q, const py::sequence& frames,
+         const std::string& reference) {
+        const char* f = "operational_space_inertia_frames";
+        require_dynamics(r, f);
+        const auto rf = reference_arg(reference, f);
+        const auto qv = vec_arg(q, f, "q");
+        py::dict out;
+        const auto run = [&](auto indices) {
+          const auto handles = [&](auto... a) {
+            return std::array<typename Model::FrameType, sizeof...(a)>{
+                frame_arg(r, py::object(frames[a]), py::none(), f)...};
+          };
+          const auto os = std::apply(
+              [&](auto... a) {
+                return operational_space_inertia(r, qv.map(), handles(a...), rf);
+              },
+              indices);
+          out["Lambda"] = Mat(os.Lambda);
+          out["Lambda_inv"] = Mat(os.Lambda_inv);
+          out["rcond"] = os.rcond;
+        };
+        if (py::len(frames) == 2) {
+          run(std::make_tuple(std::size_t(0), std::size_t(1)));
+        } else if (py::len(frames) == 3) {
+          run(std::make_tuple(std::size_t(0), std::size_t(1), std::size_t(2)));
+        } else {
+          throw py::value_error("chaindyn: operational_space_inertia_frames takes 2 or 3 frames");
+        }
+        return out;
+      },
+      arg("robot"), arg("q"), arg("frames"), arg("reference") = "world",
+      "{'Lambda', 'Lambda_inv', 'rcond'}: the operational-space inertia of the pose tasks of 2 "
+      "or 3 frames at once (names or link indices; 6K x 6K, the cross terms through the common "
+      "ancestors on a tree), by the O(n) force propagation.");
+  m.def(
       "operational_space_dynamics",
       [](const Model& r, const py::object& q, const py::object& qd, const py::object& frame,
          const std::string& reference, const py::object& offset, bool position) {

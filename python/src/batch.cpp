@@ -264,6 +264,52 @@ void def_batch(py::module_& b) {
       py::kw_only(), arg("threads") = 1,
       "The Jacobians (an (N, 6, nq) array, rows [angular; linear]) of a frame: out[s] = "
       "jacobian(robot, Q[:, s], frame, reference, offset).");
+  b.def(
+      "frame_velocity",
+      [](const T& robot, const py::object& q, const py::object& qd, const py::object& frame,
+         const std::string& reference, const py::object& offset, int threads) {
+        const char* f = "batch.frame_velocity";
+        const auto c = call(robot, threads);
+        const typename T::FrameType handle = frame_arg(c.robot, frame, offset, f);
+        const ReferenceFrame rf = reference_arg(reference, f);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        const StatesArg b = states_arg(qd, c.nq, n, f, "Qd");
+        py::array_t<double> vs = states_out(6, n);
+        OutMap out = out_map(vs, 6, n);
+        run(*c.cached, [&](batch::Workspace<T>& ws) {
+          batch::frame_velocity(ws, a.map, b.map, handle, rf, out);
+        });
+        return vs;
+      },
+      arg("robot"), arg("Q"), arg("Qd"), arg("frame"), arg("reference") = "world",
+      arg("offset") = py::none(), py::kw_only(), arg("threads") = 1,
+      "The velocities [omega; v] of a frame, a (6, N) array: out[:, s] = "
+      "frame_velocity(robot, Q[:, s], Qd[:, s], frame, reference, offset).");
+  b.def(
+      "frame_acceleration",
+      [](const T& robot, const py::object& q, const py::object& qd, const py::object& qdd,
+         const py::object& frame, const std::string& reference, const py::object& offset,
+         int threads) {
+        const char* f = "batch.frame_acceleration";
+        const auto c = call(robot, threads);
+        const typename T::FrameType handle = frame_arg(c.robot, frame, offset, f);
+        const ReferenceFrame rf = reference_arg(reference, f);
+        const StatesArg a = states_arg(q, c.nq, -1, f, "Q");
+        const Eigen::Index n = a.map.cols();
+        const StatesArg b = states_arg(qd, c.nq, n, f, "Qd"), d = states_arg(qdd, c.nq, n, f, "Qdd");
+        py::array_t<double> as = states_out(6, n);
+        OutMap out = out_map(as, 6, n);
+        run(*c.cached, [&](batch::Workspace<T>& ws) {
+          batch::frame_acceleration(ws, a.map, b.map, d.map, handle, rf, out);
+        });
+        return as;
+      },
+      arg("robot"), arg("Q"), arg("Qd"), arg("Qdd"), arg("frame"), arg("reference") = "world",
+      arg("offset") = py::none(), py::kw_only(), arg("threads") = 1,
+      "The spatial accelerations [omega_dot; p_ddot - omega x p_dot] of a frame, no gravity, a "
+      "(6, N) array: out[:, s] = frame_acceleration(robot, Q[:, s], Qd[:, s], Qdd[:, s], frame, "
+      "reference, offset).");
 }
 
 }  // namespace

@@ -59,11 +59,14 @@ def test_every_batch_function_equals_the_one_state_function_column_by_column(nam
         poses = cd.batch.frame_pose(r, q, last, threads=threads)
         jw = cd.batch.jacobian(r, q, last, threads=threads)
         jl = cd.batch.jacobian(r, q, last, "local", threads=threads)
+        vel = cd.batch.frame_velocity(r, q, qd, last, threads=threads)
+        acl = cd.batch.frame_acceleration(r, q, qd, qdd, last, "local", threads=threads)
         dq, dqd = cd.batch.rnea_derivatives(r, q, qd, qdd, threads=threads)
         aq, aqd, atau = cd.batch.aba_derivatives(r, q, qd, tau, threads=threads)
         assert tau.shape == acc.shape == (nq, n)
         assert ms.shape == dq.shape == aq.shape == atau.shape == (n, nq, nq)
         assert poses.shape == (n, 4, 4) and jw.shape == (n, 6, nq)
+        assert vel.shape == acl.shape == (6, n)
         for s in range(n):
             x, xd, xdd, t = q[:, s], qd[:, s], qdd[:, s], tau[:, s]
             assert rel(tau[:, s], cd.rnea(r, x, xd, xdd)) < TOL
@@ -72,6 +75,8 @@ def test_every_batch_function_equals_the_one_state_function_column_by_column(nam
             assert rel(poses[s], cd.frame_pose(r, x, last)) < TOL
             assert rel(jw[s], cd.jacobian(r, x, last)) < TOL
             assert rel(jl[s], cd.jacobian(r, x, last, "local")) < TOL
+            assert rel(vel[:, s], cd.frame_velocity(r, x, xd, last)) < TOL
+            assert rel(acl[:, s], cd.frame_acceleration(r, x, xd, xdd, last, "local")) < TOL
             one = cd.rnea_derivatives(r, x, xd, xdd)
             assert rel(dq[s], one[0]) < TOL and rel(dqd[s], one[1]) < TOL
             one = cd.aba_derivatives(r, x, xd, t)

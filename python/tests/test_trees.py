@@ -254,3 +254,16 @@ def test_task_space_on_a_tree_equals_the_dense_route():
         N = cd.null_space_projector(tree, q, link, offset, position=True)
         assert rel(N, np.eye(5) - jbar @ J) < 1e-9
         assert np.max(np.abs(J @ N)) < 1e-9
+
+
+def test_two_hands_of_a_tree_at_once_equal_the_dense_route():
+    tree, _ = random_tree(*TORSO)
+    rng = np.random.default_rng(1721)
+    q = rng.uniform(-2, 2, 5)
+    M = cd.crba(tree, q)
+    J = np.vstack([cd.jacobian(tree, q, 2), cd.jacobian(tree, q, 4)])
+    os = cd.operational_space_inertia_frames(tree, q, [2, 4])
+    assert rel(os["Lambda_inv"], J @ np.linalg.solve(M, J.T)) < 1e-12
+    assert rel(os["Lambda_inv"][:6, :6], cd.operational_space_inertia(tree, q, 2)["Lambda_inv"]) < 1e-12
+    with pytest.raises(ValueError):
+        cd.operational_space_inertia_frames(tree, q, [2])

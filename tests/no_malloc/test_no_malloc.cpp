@@ -350,6 +350,9 @@ TEST_CASE("batch functions with a Workspace make no heap allocation", "[no_mallo
     REQUIRE_NO_ALLOCATION(batch::aba_derivatives(ws, q, qd, tau, m1, m2, m3));
     REQUIRE_NO_ALLOCATION(batch::frame_pose(ws, q, frame, poses));
     REQUIRE_NO_ALLOCATION(batch::jacobian(ws, q, frame, ReferenceFrame::world, js));
+    REQUIRE_NO_ALLOCATION(batch::frame_velocity(ws, q, qd, frame, ReferenceFrame::world, js.leftCols(n)));
+    REQUIRE_NO_ALLOCATION(
+        batch::frame_acceleration(ws, q, qd, qdd, frame, ReferenceFrame::local, js.leftCols(n)));
     REQUIRE((acc - qdd).cwiseAbs().maxCoeff() < 1e-8);
   }
 }

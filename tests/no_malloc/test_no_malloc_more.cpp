@@ -147,6 +147,12 @@ TEST_CASE("trees: in-place algorithms make no heap allocation once model and Dat
     REQUIRE_NO_ALLOCATION(
         null_space_projector(model, *data, q, frame, ReferenceFrame::world, os, *jbar, *N));
     REQUIRE(N->allFinite());
+    // two frames on different branches (links 2 and 4) at once
+    const std::array<FrameFor<Model>, 2> hands{model.frame(2), model.frame(4)};
+    OperationalSpaceInertia<double, 12> os12;
+    REQUIRE_NO_ALLOCATION(
+        operational_space_inertia(model, *data, q, hands, ReferenceFrame::world, os12));
+    REQUIRE(os12.Lambda_inv.allFinite());
   };
   check(fixed);
   check(TreeX<double>::from(fixed));

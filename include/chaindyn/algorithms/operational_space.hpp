@@ -18,22 +18,25 @@
 /// D_i = S_i^T U_i) and the projector P_i = 1 - S_i D_i^-1 U_i^T that a force crossing joint i
 /// leaves to the parent,
 ///     Omega_i = P_i Omega_p(i) P_i^T + S_i D_i^-1 S_i^T,      Omega of the fixed base = 0,
-/// walked from the base to F's link L, and Lambda^-1 = X_F Omega_L X_F^T with X_F the motion
-/// transform from base coordinates to the task's (Rodriguez, Jain and Kreutz-Delgado's
-/// propagation: K. Kreutz-Delgado, A. Jain, G. Rodriguez, "Recursive formulation of
-/// operational space control", IJRR 11(4), 1992; for several end-effectors of a tree,
-/// Wensing, Featherstone and Orin's extended-force-propagator algorithm, "A reduced-order
-/// recursive algorithm for the computation of the operational-space inertia matrix",
-/// ICRA 2012, reaches O(N + m d + m^2)). Derivation: with a force f on link i alone, ABA's
-/// bias pass gives u_i = S_i^T f and hands P_i^T f to the parent, and its acceleration pass
-/// a_i = P_i a_p(i) + S_i D_i^-1 S_i^T f. O(n): one articulated-inertia pass over the chain
-/// and one 6x6 symmetric rank-2 update per joint of L's support. Several frames at once (a
-/// std::array of handles): the cross terms carry Omega down the chain by the P_i.
+/// and Lambda^-1 = X_F Omega_L X_F^T with X_F the motion transform from base coordinates to the
+/// task's (K. Kreutz-Delgado, A. Jain, G. Rodriguez, "Recursive formulation of operational space
+/// control", IJRR 11(4), 1992). Derivation: with a force f on link i alone, ABA's bias pass
+/// gives u_i = S_i^T f and hands P_i^T f to the parent, and its acceleration pass
+/// a_i = P_i a_p(i) + S_i D_i^-1 S_i^T f. Unrolled, Lambda^-1 = sum over the joints k of L's
+/// support of r_k D_k^-1 r_k^T, r_k = Y_k S_k, where Y (the task's rows, X_F at L) is carried
+/// from L to the base by Y <- Y P_k: the task's unit forces propagated to the base, Chang and
+/// Khatib's extended force propagation (K.-S. Chang, O. Khatib, "Operational space dynamics:
+/// efficient algorithms for modeling and control of branching mechanisms", ICRA 2000). That
+/// runs inside the articulated pass, tip to base (TaskForceSweep): O(n Dim), Dim x 6 rank-one
+/// updates per joint and no 6x6 product. For several frames (a std::array of handles) block
+/// (a, b) of the stacked Lambda^-1 sums over the joints that support both frames' links
+/// (Wensing, Featherstone and Orin's cross terms, "A reduced-order recursive algorithm for the
+/// computation of the operational-space inertia matrix", ICRA 2012): on a tree, frames on
+/// different branches couple through their common ancestors.
 ///
 /// Jbar is the joint acceleration of the chain under the task forces Lambda e_k, by the same
-/// bias and acceleration passes driven by the Dim forces at once (Chang and Khatib's extended
-/// force propagation: K.-S. Chang, O. Khatib, "Operational space dynamics: efficient
-/// algorithms for modeling and control of branching mechanisms", ICRA 2000): O(n Dim).
+/// bias and acceleration passes driven by the Dim forces at once (extended force propagation
+/// again): O(n Dim).
 /// mu and p come from ABA with tau = 0 split in two: the joint accelerations qdd_v = -M^-1 C qd
 /// (no gravity) and qdd_g = -M^-1 g (no velocity) move F with task accelerations xdd_v (its
 /// velocity products Jdot qd included) and xdd_g, and mu = -Lambda xdd_v, p = -Lambda xdd_g
@@ -41,11 +44,10 @@
 /// p (a controller compensates it in joint space, friction.hpp).
 ///
 /// On a kinematic tree (Tree, TreeX; docs/trees.md) the same passes run with each link's
-/// articulated inertia and bias force summed over its children (as in aba), and the recursions
-/// of Omega and of the task accelerations walk L's support, the joints on L's path to the base:
-/// a force on L reaches the base along it (F's Jacobian has columns there only), and the other
-/// branches move only through their parents' accelerations (Jbar's rows off the support). The
-/// forms for several frames at once take a serial chain.
+/// articulated inertia and bias force summed over its children (as in aba), and the task
+/// forces and the task accelerations walk L's support, the joints on L's path to the base: a
+/// force on L reaches the base along it (F's Jacobian has columns there only), and the other
+/// branches move only through their parents' accelerations (Jbar's rows off the support).
 ///
 /// The dense route operational_space_inertia_dense (crba, Cholesky of M, J M^-1 J^T) is the
 /// reference the tests compare with; docs/benchmarks.md times both.
@@ -108,15 +110,18 @@ Transform<Scalar> task_transform(const Transform<Scalar>& oMf, ReferenceFrame rf
 }
 
 /// ABA's articulated inertias in base coordinates for a model at rest (RBDA Table 7.1, pass 2
-/// without bias forces; the coordinates of aba.hpp): data.liMi, oMi, oS (every link), oU, D,
-/// Dinv. The articulated inertia of link i is its rigid inertia plus what its children hand
-/// on: on a chain the one child's, link i + 1's, in a register; on a tree each child adds its
-/// Ia to its parent's data.oIA (aba.hpp's tree path), which the parent's step then reads.
-template <typename Model>
+/// without bias forces; the coordinates of aba.hpp), after world_kinematics: data.oU, D, Dinv.
+/// The articulated inertia of link i is its rigid inertia plus what its children hand on: on a
+/// chain the one child's, link i + 1's, in a register; on a tree each child adds its Ia to its
+/// parent's data.oIA (aba.hpp's tree path), which the parent's step then reads. The
+/// articulated inertia handed to the parent is a symmetric rank-one downdate,
+/// Ia = IA - U U^T / D, and each link's rigid inertia comes to base coordinates from its
+/// centre-of-mass form (a rotated 3x3 inertia and a moved centre of mass, no 6x6 transform).
+/// visit(i, S_i, U_i, 1 / D_i) runs at each joint, tip to base, once its U_i and D_i are known.
+template <typename Model, typename Visit>
 void articulated_inertias(const Model& model, DataFor<Model>& data,
-                          const typename Model::Vector& q) noexcept {
+                          Visit&& visit) noexcept {
   using Scalar = typename Model::Scalar;
-  world_kinematics(model, data, q);
   [[maybe_unused]] const std::size_t n = joint_count(model);
   ArticulatedInertia<Scalar> ia_child;
   if constexpr (!Model::serial) {
@@ -143,86 +148,106 @@ void articulated_inertias(const Model& model, DataFor<Model>& data,
     const Force<Scalar> u = ia * s;
     data.oU[i] = u;
     const Scalar d = dot(s, u) + model.armature()[k];
+    const Scalar inv_d = Scalar(1) / d;
     data.D[k] = d;
-    data.Dinv[k] = Scalar(1) / d;
+    data.Dinv[k] = inv_d;
     // Ia = IA_i - U_i U_i^T / D_i, for the parent
     if (!model.is_root(i)) {
-      ia.subtract_outer(u, data.Dinv[k], ia_child);
+      ia.subtract_outer(u, inv_d, ia_child);
       if constexpr (!Model::serial) data.oIA[model.parent(i)] += ia_child;
     }
+    visit(i, s, u, inv_d);
   });
 }
 
-/// One step of the inverse articulated-body inertia recursion, in place:
-///     Omega <- P Omega P^T + S D^-1 S^T,   P = 1 - S D^-1 U^T.
-/// With s' = S / D, w = Omega U and beta = U^T w this is the symmetric rank-2 update
-///     Omega <- Omega + s' g^T + g s'^T,   g = (beta + D) / 2 s' - w.
+/// The 6 x 6 matrix of x.act_inv on motions (task_transform's), [R^T 0; -R^T P R^T], P = [p]x.
 template <typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE void omega_step(Eigen::Matrix<Scalar, 6, 6>& omega,
-                                              const Motion<Scalar>& s,
-                                       const Force<Scalar>& u, const Scalar& d,
-                                       const Scalar& inv_d) noexcept {
-  using Vector6 = Eigen::Matrix<Scalar, 6, 1>;
-  const Vector6 uv = u.vector();
-  const Vector6 sd = s.vector() * inv_d;
-  const Vector6 w = omega * uv;
-  const Scalar beta = uv.dot(w);
-  const Vector6 g = (Scalar(0.5) * (beta + d)) * sd - w;
-  // all 36 entries (column by column, vectorised) rather than a triangle and its mirror
-  for (int c = 0; c < 6; ++c) omega.col(c) += sd * g[c] + g * sd[c];
+Eigen::Matrix<Scalar, 6, 6> task_motion_matrix(const Transform<Scalar>& x) noexcept {
+  Eigen::Matrix<Scalar, 6, 6> m = Eigen::Matrix<Scalar, 6, 6>::Zero();
+  // R^T written once, into its block (a 3x3 copy of it drew g++ 12's -Wmaybe-uninitialized
+  // from Eigen's aliasing assertion where the caller is inlined)
+  m.template topLeftCorner<3, 3>() = x.rotation.transpose();
+  const auto rt = m.template topLeftCorner<3, 3>();
+  m.template bottomRightCorner<3, 3>() = rt;
+  m.template bottomLeftCorner<3, 3>() = -(rt * skew(x.translation));
+  return m;
 }
 
-/// Lambda^-1 of the task from Omega_L (base coordinates) and the task transform x (rotation R,
-/// translation p, P = [p]x): X Omega X^T with X = x.act_inv, by blocks. With Omega = [A B;
-/// B^T C], the shift to F's origin, T = [1 0; -P 1], gives
-///     T Omega T^T = [A,  B + A P;  B^T - P A,  C + B^T P - P B - P A P],
-/// then each block is turned by R^T on both sides (world: R = 1). Only the blocks of the task's
-/// rows are formed; the result is exactly symmetric (the upper triangles mirrored).
-template <int Dim, typename Scalar>
-void task_inverse_inertia(const Eigen::Matrix<Scalar, 6, 6>& omega, const Transform<Scalar>& x,
-                          bool rotate, Eigen::Matrix<Scalar, Dim, Dim>& out) noexcept {
-  const Matrix3<Scalar> a = omega.template topLeftCorner<3, 3>();
-  const Matrix3<Scalar> b = omega.template topRightCorner<3, 3>();
-  const Matrix3<Scalar> c = omega.template bottomRightCorner<3, 3>();
-  const Matrix3<Scalar> p = skew(x.translation);
-  const Matrix3<Scalar> bt_pa = b.transpose() - p * a;  // B^T - P A
-  Matrix3<Scalar> cc = c - p * b + bt_pa * p;             // C - P B + (B^T - P A) P
-  Matrix3<Scalar> aa = a;
-  Matrix3<Scalar> ba = bt_pa;  // the lower-left block
-  if (rotate) {
-    const Matrix3<Scalar> rt = x.rotation.transpose();
-    cc = (rt * cc * x.rotation).eval();
-    if constexpr (Dim == 6) {
-      aa = (rt * aa * x.rotation).eval();
-      ba = (rt * ba * x.rotation).eval();
+/// The tip-to-base half of the operational-space inertia of K frames' tasks of Rows rows each
+/// (Rows = 6 or 3 for one frame, 6 for several), run inside the articulated pass: the
+/// extended force propagation of Chang and Khatib (ICRA 2000), the force form of the inverse
+/// articulated-body inertia recursion (Kreutz-Delgado, Jain and Rodriguez, IJRR 1992). Unrolled,
+///     Omega_L = sum over the joints k of L's support of z_k D_k^-1 z_k^T,
+///     z_k = P_L ... P_{k+1} S_k,   P_j = 1 - S_j D_j^-1 U_j^T,
+/// so with X_a frame a's motion transform to its task coordinates and Y_a = X_a P_{L_a} ... (its
+/// rows the task's unit forces carried down to the joint reached), r_a = Y_a S_k at each joint k
+/// of a's support, and
+///     block (a, b) of Lambda^-1 = sum over the joints k supporting both L_a and L_b of
+///                                  r_a D_k^-1 r_b^T,     Y_a <- Y_a - r_a D_k^-1 U_k^T
+/// (Wensing, Featherstone and Orin's cross terms, ICRA 2012: frames on different branches of a
+/// tree meet at their common ancestors only). The sweep visits each frame's support tip to base
+/// (parents before children in joint order), so `next` (the joint of its support it meets next)
+/// tells whether a joint is on it: O(n Rows K + d Rows^2 K^2), d the depth of the frames' links,
+/// and no 6 x 6 product. Only the upper triangle of Lambda^-1 is summed (the diagonal blocks
+/// full): mirror_upper finishes it.
+template <typename Scalar, int Rows, std::size_t K>
+struct TaskForceSweep {
+  /// Y_a (Rows x 6) of each frame.
+  std::array<Eigen::Matrix<Scalar, Rows, 6>, K> y;
+  /// The joint of frame a's support the sweep meets next; no_parent when none is left (a frame
+  /// on the base has none).
+  std::array<std::size_t, K> next;
+
+  /// Frame a, on link `link` (no_parent: on the base) with task transform x (task_transform).
+  void start(std::size_t a, std::size_t link, const Transform<Scalar>& x) noexcept {
+    next[a] = link;
+    y[a] = task_motion_matrix(x).template bottomRows<Rows>();
+  }
+
+  template <typename Model, int Total>
+  CHAINDYN_ALWAYS_INLINE void step(const Model& model, std::size_t i, const Motion<Scalar>& s,
+                                   const Force<Scalar>& u, const Scalar& inv_d,
+                                   Eigen::Matrix<Scalar, Total, Total>& lambda_inv) noexcept {
+    using Column = Eigen::Matrix<Scalar, Rows, 1>;
+    std::array<Column, K> r;
+    std::array<bool, K> on;
+    for (std::size_t a = 0; a < K; ++a) {
+      on[a] = next[a] == i;
+      if (!on[a]) continue;
+      next[a] = model.parent(i);
+      // r_a = Y_a S_i, by the two halves of S (two shorter dependency chains)
+      r[a].noalias() = y[a].template leftCols<3>() * s.angular;
+      r[a].noalias() += y[a].template rightCols<3>() * s.linear;
+    }
+    for (std::size_t a = 0; a < K; ++a) {
+      if (!on[a]) continue;
+      const Column rd = r[a] * inv_d;
+      for (std::size_t b = a; b < K; ++b) {
+        if (!on[b]) continue;
+        lambda_inv.template block<Rows, Rows>(Eigen::Index(Rows * a), Eigen::Index(Rows * b))
+            .noalias() += rd * r[b].transpose();
+      }
+      y[a].noalias() -= rd * u.vector().transpose();  // Y_a P_i
     }
   }
-  // exactly symmetric: the upper triangles mirrored
-  if constexpr (Dim == 3) {
-    out = cc.template triangularView<Eigen::Upper>();
-    out.template triangularView<Eigen::StrictlyLower>() = cc.transpose();
-  } else {
-    out.template topLeftCorner<3, 3>() = aa.template triangularView<Eigen::Upper>();
-    out.template topLeftCorner<3, 3>().template triangularView<Eigen::StrictlyLower>() =
-        aa.transpose();
-    out.template bottomRightCorner<3, 3>() = cc.template triangularView<Eigen::Upper>();
-    out.template bottomRightCorner<3, 3>().template triangularView<Eigen::StrictlyLower>() =
-        cc.transpose();
-    out.template bottomLeftCorner<3, 3>() = ba;
-    out.template topRightCorner<3, 3>() = ba.transpose();
+};
+
+/// m's lower triangle from its upper one: exactly symmetric.
+template <typename Derived>
+void mirror_upper(Eigen::MatrixBase<Derived>& m) noexcept {
+  for (Eigen::Index c = 0; c < m.cols(); ++c) {
+    for (Eigen::Index r = c + 1; r < m.rows(); ++r) m(r, c) = m(c, r);
   }
 }
 
-/// Lambda from Lambda^-1 by the square-root-free Cholesky factorization Lambda^-1 = L D L^T
-/// (L unit lower triangular; Golub & Van Loan, Matrix Computations, 4th ed., sec. 4.1.2),
-/// Lambda = L^-T D^-1 L^-1, written out for Dim <= 6 (one division per pivot; Eigen's LLT
-/// compiles its blocked path for large matrices too), and the reciprocal condition number in
-/// the 1-norm, 1 / (|Lambda^-1|_1 |Lambda|_1). NaN and rcond 0 where Lambda^-1 is not
-/// positive definite (a pivot not > 0).
-template <typename Scalar, int Dim>
-void invert_task_inertia(OperationalSpaceInertia<Scalar, Dim>& out) noexcept {
-  using std::abs;
-  const auto& a = out.Lambda_inv;
+/// The inverse of the symmetric Dim x Dim matrix a by the square-root-free Cholesky
+/// factorization a = L D L^T (L unit lower triangular; Golub & Van Loan, Matrix Computations,
+/// 4th ed., sec. 4.1.2), a^-1 = L^-T D^-1 L^-1, written out (one division per pivot; Eigen's
+/// LLT compiles its blocked path for large matrices too), into `inv`; false unless every pivot
+/// is > 0 (a positive definite).
+template <int Dim, typename Scalar>
+bool inverse_spd_ldlt(const Eigen::Matrix<Scalar, Dim, Dim>& a,
+                      Eigen::Matrix<Scalar, Dim, Dim>& out) noexcept {
   Scalar l[Dim][Dim];   // L below the diagonal
   Scalar d_diag[Dim];   // D
   Scalar d_inv[Dim];    // 1 / D
@@ -234,11 +259,7 @@ void invert_task_inertia(OperationalSpaceInertia<Scalar, Dim>& out) noexcept {
       ld[k] = l[j][k] * d_diag[k];
       d -= l[j][k] * ld[k];
     }
-    if (!(d > Scalar(0))) {
-      out.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-      out.rcond = Scalar(0);
-      return;
-    }
+    if (!(d > Scalar(0))) return false;
     d_diag[j] = d;
     d_inv[j] = Scalar(1) / d;
     for (int i = j + 1; i < Dim; ++i) {
@@ -255,13 +276,29 @@ void invert_task_inertia(OperationalSpaceInertia<Scalar, Dim>& out) noexcept {
       inv[i][j] = s;
     }
   }
-  // Lambda(r, c) = sum_{k >= max(r, c)} inv(k, r) d_inv(k) inv(k, c), r <= c
+  // a^-1(r, c) = sum_{k >= max(r, c)} inv(k, r) d_inv(k) inv(k, c), r <= c
   for (int c = 0; c < Dim; ++c) {
     for (int r = 0; r <= c; ++r) {
       Scalar s = (r == c ? Scalar(1) : inv[c][r]) * d_inv[c];
       for (int k = c + 1; k < Dim; ++k) s += inv[k][r] * d_inv[k] * inv[k][c];
-      out.Lambda(r, c) = out.Lambda(c, r) = s;
+      out(r, c) = out(c, r) = s;
     }
+  }
+  return true;
+}
+
+/// Lambda from Lambda^-1 by LDL^T (inverse_spd_ldlt, whose pivots in sequence make a singular
+/// Lambda^-1 show: a pivot at rounding level, Lambda huge, rcond tiny), and the reciprocal
+/// condition number in the 1-norm,
+/// 1 / (|Lambda^-1|_1 |Lambda|_1). NaN and rcond 0 where Lambda^-1 is not positive definite.
+template <typename Scalar, int Dim>
+void invert_task_inertia(OperationalSpaceInertia<Scalar, Dim>& out) noexcept {
+  using std::abs;
+  const auto& a = out.Lambda_inv;
+  if (!inverse_spd_ldlt<Dim>(a, out.Lambda)) {
+    out.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    out.rcond = Scalar(0);
+    return;
   }
   Scalar norm_inv(0), norm(0);
   for (int c = 0; c < Dim; ++c) {
@@ -276,24 +313,6 @@ void invert_task_inertia(OperationalSpaceInertia<Scalar, Dim>& out) noexcept {
   out.rcond = Scalar(1) / (norm_inv * norm);
 }
 
-/// Omega_L, the inverse articulated-body inertia of link `link` in base coordinates, from the
-/// articulated pass's data.oS, oU, D, Dinv: the recursion walked over L's support, base to L.
-template <typename Model>
-Eigen::Matrix<typename Model::Scalar, 6, 6> link_inverse_inertia(const Model& model,
-                                                                 const DataFor<Model>& data,
-                                                                 std::size_t link) noexcept {
-  using Scalar = typename Model::Scalar;
-  Eigen::Matrix<Scalar, 6, 6> omega = Eigen::Matrix<Scalar, 6, 6>::Zero();  // the fixed base
-  // L's support, base to L (joints 0..L on a chain): each joint visited is the previous one's
-  // child, so omega is carried from parent to child
-  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
-    if (!model.supports(i, link)) return;
-    const auto k = Eigen::Index(i);
-    omega_step(omega, data.oS[i], data.oU[i], data.D[k], data.Dinv[k]);
-  });
-  return omega;
-}
-
 /// The checks and the common start of the in-place forms: Lambda^-1 and Lambda of the task,
 /// and the task transform (returned). Fills data.oMf.
 template <int Dim, typename Model>
@@ -304,17 +323,18 @@ Transform<typename Model::Scalar> operational_space_inertia_of(
   static_assert(Dim == pose_task || Dim == position_task,
                 "chaindyn: one frame's task is a pose (6) or a position (3)");
   using Scalar = typename Model::Scalar;
-  articulated_inertias(model, data, q);
-  if (frame.on_base()) {
-    data.oMf = frame.placement();
-    out.Lambda_inv.setZero();
-    invert_task_inertia(out);
-    return task_transform(data.oMf, rf);
-  }
-  data.oMf = data.oMi[frame.link()] * frame.placement();
+  world_kinematics(model, data, q);
+  data.oMf = frame.on_base() ? frame.placement() : data.oMi[frame.link()] * frame.placement();
   const Transform<Scalar> x = task_transform(data.oMf, rf);
-  task_inverse_inertia<Dim>(link_inverse_inertia(model, data, frame.link()), x,
-                            rf == ReferenceFrame::local, out.Lambda_inv);
+  TaskForceSweep<Scalar, Dim, 1> sweep;
+  sweep.start(0, frame.on_base() ? no_parent : frame.link(), x);
+  out.Lambda_inv.setZero();
+  articulated_inertias(model, data,
+                       [&](std::size_t i, const Motion<Scalar>& s, const Force<Scalar>& u,
+                           const Scalar& inv_d) CHAINDYN_ALWAYS_INLINE {
+                         sweep.step(model, i, s, u, inv_d, out.Lambda_inv);
+                       });
+  mirror_upper(out.Lambda_inv);
   invert_task_inertia(out);
   return x;
 }
@@ -370,34 +390,19 @@ OperationalSpaceInertia<typename Model::Scalar, Dim> operational_space_inertia(
   return operational_space_inertia<Dim>(model, q, model.frame(name), rf);
 }
 
-namespace detail {
-
-/// The 6 x 6 matrix of x.act_inv on motions (task_transform's), [R^T 0; -R^T P R^T], P = [p]x.
-template <typename Scalar>
-Eigen::Matrix<Scalar, 6, 6> task_motion_matrix(const Transform<Scalar>& x) noexcept {
-  Eigen::Matrix<Scalar, 6, 6> m = Eigen::Matrix<Scalar, 6, 6>::Zero();
-  // R^T written once, into its block (a 3x3 copy of it drew g++ 12's -Wmaybe-uninitialized
-  // from Eigen's aliasing assertion where the caller is inlined)
-  m.template topLeftCorner<3, 3>() = x.rotation.transpose();
-  const auto rt = m.template topLeftCorner<3, 3>();
-  m.template bottomRightCorner<3, 3>() = rt;
-  m.template bottomLeftCorner<3, 3>() = -(rt * skew(x.translation));
-  return m;
-}
-
-}  // namespace detail
 
 /// The operational-space inertia of the pose tasks of K frames at once (two hands, a tool and
 /// an elbow): out.Lambda_inv is the 6K x 6K matrix J M^-1 J^T of the stacked Jacobian
 /// J = [J_1; ...; J_K] (each in `rf`), its block (b, a) the acceleration of frame b per unit
 /// force on frame a; out.Lambda its inverse (NaN, rcond 0, when the K tasks need more than the
-/// chain's joints or meet a singularity). On a chain, with frame a on link L_a <= L_b: the
-/// diagonal block is X_a Omega_{L_a} X_a^T (operational_space_inertia's recursion), and a force
-/// on link L_a moves link i > L_a by G_i = P_i G_parent (no joint force below L_a), G_{L_a} =
-/// Omega_{L_a}, so block (b, a) = X_b G_{L_b} X_a^T (the cross terms of the extended-force
-/// propagation: Chang & Khatib 2000; Wensing, Featherstone & Orin 2012). O(n K) after the
-/// articulated pass, plus the 6K x 6K factorization. Frames on the base have zero rows. Fills
-/// what operational_space_inertia fills (data.oMf: the last frame's pose).
+/// model's joints or meet a singularity). On a chain and on a kinematic tree (Tree, TreeX): the
+/// task forces of every frame are carried from its link to the base inside the articulated
+/// pass (extended force propagation, Chang & Khatib 2000; the cross terms of Wensing,
+/// Featherstone & Orin 2012), and block (a, b) sums over the joints that support both frames'
+/// links: frames on different branches of a tree are coupled through their common ancestors
+/// only, and not at all when they share none. O(n K + d K^2) after the kinematics (d the depth
+/// of the frames' links), plus the 6K x 6K factorization. Frames on the base have zero rows.
+/// Fills what operational_space_inertia fills (data.oMf: the last frame's pose).
 template <typename Model, typename Q, std::size_t K>
 void operational_space_inertia(
     const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q_in,
@@ -406,8 +411,6 @@ void operational_space_inertia(
     noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
   static_assert(K > 0, "chaindyn: operational_space_inertia of no frame");
-  static_assert(Model::serial, "chaindyn: operational_space_inertia of several frames takes a "
-                               "serial chain; on a tree, one frame at a time");
   detail::check_in_place("operational_space_inertia", model, data, "q", q_in);
   if constexpr (detail::checks_sizes<Model>) {
     for (const auto& frame : frames) {
@@ -415,45 +418,21 @@ void operational_space_inertia(
     }
   }
   using Scalar = typename Model::Scalar;
-  using Matrix6 = Eigen::Matrix<Scalar, 6, 6>;
-  detail::articulated_inertias(model, data, detail::as_joint_vector<Model>(q_in.derived()));
-  std::array<Matrix6, K> x;  // each frame's task motion matrix
-  std::array<Matrix6, K> g;  // G of each frame whose link the walk has passed
+  detail::world_kinematics(model, data, detail::as_joint_vector<Model>(q_in.derived()));
+  detail::TaskForceSweep<Scalar, pose_task, K> sweep;
   for (std::size_t a = 0; a < K; ++a) {
     const auto& frame = frames[a];
     data.oMf = frame.on_base() ? frame.placement() : data.oMi[frame.link()] * frame.placement();
-    x[a] = detail::task_motion_matrix(detail::task_transform(data.oMf, rf));
+    sweep.start(a, frame.on_base() ? no_parent : frame.link(),
+                detail::task_transform(data.oMf, rf));
   }
   out.Lambda_inv.setZero();
-  Matrix6 omega = Matrix6::Zero();
-  model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
-    const auto k = Eigen::Index(i);
-    const Motion<Scalar>& s = data.oS[i];
-    const Force<Scalar>& u = data.oU[i];
-    const Eigen::Matrix<Scalar, 6, 1> sd = s.vector() * data.Dinv[k];
-    const Eigen::Matrix<Scalar, 1, 6> ut = u.vector().transpose();
-    // G_i = P_i G_parent for the frames on links before i: P = 1 - S D^-1 U^T
-    for (std::size_t a = 0; a < K; ++a) {
-      if (!frames[a].on_base() && frames[a].link() < i) g[a].noalias() -= sd * (ut * g[a]);
-    }
-    detail::omega_step(omega, s, u, data.D[k], data.Dinv[k]);
-    for (std::size_t a = 0; a < K; ++a) {
-      if (!frames[a].on_base() && frames[a].link() == i) g[a] = omega;
-    }
-    // the blocks (b, a) of the frames on link i, with every frame a at or before it
-    for (std::size_t b = 0; b < K; ++b) {
-      if (frames[b].on_base() || frames[b].link() != i) continue;
-      for (std::size_t a = 0; a < K; ++a) {
-        if (frames[a].on_base() || frames[a].link() > i) continue;
-        const Matrix6 block = x[b] * g[a] * x[a].transpose();
-        out.Lambda_inv.template block<6, 6>(Eigen::Index(6 * b), Eigen::Index(6 * a)) = block;
-        out.Lambda_inv.template block<6, 6>(Eigen::Index(6 * a), Eigen::Index(6 * b)) =
-            block.transpose();
-      }
-    }
-  });
-  // exactly symmetric
-  out.Lambda_inv = (Scalar(0.5) * (out.Lambda_inv + out.Lambda_inv.transpose())).eval();
+  detail::articulated_inertias(model, data,
+                               [&](std::size_t i, const Motion<Scalar>& s, const Force<Scalar>& u,
+                                   const Scalar& inv_d) CHAINDYN_ALWAYS_INLINE {
+                                 sweep.step(model, i, s, u, inv_d, out.Lambda_inv);
+                               });
+  detail::mirror_upper(out.Lambda_inv);
   detail::invert_task_inertia(out);
 }
 
@@ -567,6 +546,12 @@ void operational_space_dynamics(const Model& model, DataFor<Model>& data,
   // u_i = -S_i^T pA_i (tau = 0, no friction), and Ia, pa = pA_i + Ia c_i + U_i u_i / D_i for
   // the parent (on a chain, link i + 1 is link i's one child, its Ia and pa in registers; on a
   // tree each child adds them to its parent's oIA and opA, as aba does)         RBDA Table 7.1
+  // and, on L's support, Lambda^-1 by the task forces carried to the base (TaskForceSweep)
+  data.oMf = frame.on_base() ? frame.placement() : data.oMi[frame.link()] * frame.placement();
+  const Transform<Scalar> x = detail::task_transform(data.oMf, rf);
+  detail::TaskForceSweep<Scalar, Dim, 1> sweep;
+  sweep.start(0, frame.on_base() ? no_parent : frame.link(), x);
+  out.Lambda_inv.setZero();
   ArticulatedInertia<Scalar> ia_child;
   Force<Scalar> pa_child;
   if constexpr (!Model::serial) {
@@ -612,41 +597,35 @@ void operational_space_dynamics(const Model& model, DataFor<Model>& data,
         data.opA[p] += pa_child;
       }
     }
+    sweep.step(model, i, s, u_force, inv_d, out.Lambda_inv);
   });
+  detail::mirror_upper(out.Lambda_inv);
+  detail::invert_task_inertia(out);
   if (frame.on_base()) {
-    data.oMf = frame.placement();
-    out.Lambda_inv.setZero();
-    detail::invert_task_inertia<Scalar, Dim>(out);
     out.mu.setZero();
     out.p.setZero();
     return;
   }
-  // Pass 3, base to L: Omega_i, and the accelerations of tau = 0 split in two:
+  // Pass 3, base to L: the accelerations of tau = 0 split in two:
   //   velocity part: a'_i = a_p + c_i (a_0 = 0),  qdd_i = (u_i - U_i^T a'_i) / D_i
   //   gravity part:  a'_i = a_p (a_0 = -g),       qdd_i = -U_i^T a'_i / D_i
   //   a_i = a'_i + S_i qdd_i                                                       RBDA Table 7.1
   const std::size_t link = frame.link();
-  Eigen::Matrix<Scalar, 6, 6> omega = Eigen::Matrix<Scalar, 6, 6>::Zero();
   Motion<Scalar> a_v;
   Motion<Scalar> a_g = model.base_acceleration();
   // L's support, base to L (joints 0..L on a chain): each joint visited is the previous one's
-  // child, so omega, a_v and a_g are carried from parent to child
+  // child, so a_v and a_g are carried from parent to child
   model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     if (!model.supports(i, link)) return;
     const auto k = Eigen::Index(i);
     const Motion<Scalar>& s = data.oS[i];
     const Force<Scalar>& u_force = data.oU[i];
-    detail::omega_step(omega, s, u_force, data.D[k], data.Dinv[k]);
     a_v += data.oc[i];
     a_v += s * ((data.u[k] - dot(a_v, u_force)) * data.Dinv[k]);
     a_g += s * (-dot(a_g, u_force) * data.Dinv[k]);
   });
   // the real acceleration of the gravity part: the fictitious a_0 = -g removed (RBDA sec. 5.3)
   a_g -= model.base_acceleration();
-  data.oMf = data.oMi[link] * frame.placement();
-  const Transform<Scalar> x = detail::task_transform(data.oMf, rf);
-  detail::task_inverse_inertia<Dim>(omega, x, rf == ReferenceFrame::local, out.Lambda_inv);
-  detail::invert_task_inertia(out);
   // Task accelerations. xdd_v: F's spatial acceleration in the task coordinates, plus, for
   // world, omega x pdot (the classical acceleration of F's origin, RBDA sec. 2.11, as jdot_qd)
   Eigen::Matrix<Scalar, 6, 1> xdd_v = x.act_inv(a_v).vector();
