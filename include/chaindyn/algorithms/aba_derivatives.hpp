@@ -195,46 +195,62 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space(const Data<Model>& data
   backward(identity);
 }
 
-/// aba_solve_joint_space_dynamic on rows r0..r0 + P - 1 of every Y (P right-hand sides of
-/// each, a column of a block in a register): the tip-to-base substitution, then the base-to-tip
-/// one, the Ys interleaved (independent chains of multiply-adds).
-template <int P, typename Model, typename Couplings, typename... Ys>
-inline CHAINDYN_ALWAYS_INLINE void joint_space_rows(const Data<Model>& data, const Couplings& k,
-                                                    const Eigen::Index r0, Ys&... ys) noexcept {
-  using Scalar = typename Model::Scalar;
+/// aba_solve_joint_space_dynamic on rows r0..r0 + P - 1 of the Ys y[0..count) (P right-hand
+/// sides of each, a column of a block in a register): the tip-to-base substitution, then the
+/// base-to-tip one, the Ys interleaved (independent chains of multiply-adds). On raw pointers
+/// held in locals (k: K, column-major with leading dimension ldk; the Ys column-major with
+/// leading dimension ldy): through the matrices, every store of a block (a may-alias vector
+/// store) made the compiler reload their data pointers and strides.
+template <int P, typename Scalar, std::size_t count>
+inline CHAINDYN_ALWAYS_INLINE void joint_space_rows(const Scalar* const k, const Eigen::Index ldk,
+                                                    const Scalar* const inv_d,
+                                                    const Eigen::Index n,
+                                                    Scalar* const (&y)[count],
+                                                    const Eigen::Index ldy,
+                                                    const Eigen::Index r0) noexcept {
   using Block = Eigen::Matrix<Scalar, P, 1>;
-  constexpr std::size_t count = sizeof...(Ys);
-  const Eigen::Index n = k.cols();
+  const auto at = [&](const std::size_t g, const Eigen::Index j) CHAINDYN_ALWAYS_INLINE {
+    return Eigen::Map<Block>(y[g] + j * ldy + r0);
+  };
   Block t[count];
   for (Eigen::Index j = n - 2; j >= 0; --j) {  // (1 + K) u = b, tip to base
-    std::size_t g = 0;
-    ((t[g++] = ys.col(j).template segment<P>(r0)), ...);
+    for (std::size_t g = 0; g < count; ++g) t[g] = at(g, j);
     for (Eigen::Index i = n - 1; i > j; --i) {
-      const Scalar kji = k(j, i);
-      g = 0;
-      ((t[g++] -= kji * ys.col(i).template segment<P>(r0)), ...);
+      const Scalar kji = k[j + i * ldk];
+      for (std::size_t g = 0; g < count; ++g) t[g] -= kji * at(g, i);
     }
-    g = 0;
-    ((ys.col(j).template segment<P>(r0) = t[g++]), ...);
+    for (std::size_t g = 0; g < count; ++g) at(g, j) = t[g];
   }
   for (Eigen::Index i = 0; i < n; ++i) {  // (1 + K^T) x = D^-1 u, base to tip
-    const Scalar inv_d = data.Dinv[i];
-    std::size_t g = 0;
-    ((t[g++] = ys.col(i).template segment<P>(r0) * inv_d), ...);
+    for (std::size_t g = 0; g < count; ++g) t[g] = at(g, i) * inv_d[i];
     for (Eigen::Index j = 0; j < i; ++j) {
-      const Scalar kji = k(j, i);
-      g = 0;
-      ((t[g++] -= kji * ys.col(j).template segment<P>(r0)), ...);
+      const Scalar kji = k[j + i * ldk];
+      for (std::size_t g = 0; g < count; ++g) t[g] -= kji * at(g, j);
     }
-    g = 0;
-    ((ys.col(i).template segment<P>(r0) = t[g++]), ...);
+    for (std::size_t g = 0; g < count; ++g) at(g, i) = t[g];
+  }
+}
+
+/// Column i of the couplings, k[j] = S_j . w for j < i (w = U_i / D_i; s0..s5 the columns of
+/// the n x 6 rows of S_j): a loop down six contiguous columns, which the compiler vectorises
+/// (restrict parameters: k is not one of the s columns).
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE void coupling_column(
+    Scalar* CHAINDYN_RESTRICT k, const Scalar* CHAINDYN_RESTRICT s0,
+    const Scalar* CHAINDYN_RESTRICT s1, const Scalar* CHAINDYN_RESTRICT s2,
+    const Scalar* CHAINDYN_RESTRICT s3, const Scalar* CHAINDYN_RESTRICT s4,
+    const Scalar* CHAINDYN_RESTRICT s5, const Scalar (&w)[6], const Eigen::Index i) noexcept {
+  for (Eigen::Index j = 0; j < i; ++j) {
+    k[j] = (s0[j] * w[0] + s1[j] * w[1] + s2[j] * w[2]) + (s3[j] * w[3] + s4[j] * w[4] + s5[j] * w[5]);
   }
 }
 
 /// aba_solve_joint_space for a chain whose joint count is known at run time only (a ChainX of
 /// fewer than kJointSpaceSolveBelow joints): the same substitutions in the same order, on
 /// blocks of rows (right-hand sides) of P, P / 2, ..., 1 rows (P: Eigen's SIMD packet size for
-/// Scalar), each column of a block a register (no temporary on the heap).
+/// Scalar), each column of a block a register (no temporary on the heap). The Ys have n
+/// columns and at least n rows: aba_derivatives pads them to whole packets (rows past n are
+/// right-hand sides of their own, zero), so that every block is a whole packet.
 template <typename Model, typename SRows, typename Couplings, typename Identity, typename... Ys>
 inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space_dynamic(const Data<Model>& data,
                                                                  const SRows& s_rows,
@@ -245,28 +261,47 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space_dynamic(const Data<Mode
                              ? int(Eigen::internal::packet_traits<Scalar>::size)
                              : 1;
   const Eigen::Index n = s_rows.rows();
+  const Eigen::Index rows = identity.rows();
   for (Eigen::Index i = 1; i < n; ++i) {  // K(j, i) = S_j . U_i / D_i, j < i
     const Force<Scalar>& uf = data.oU[std::size_t(i)];
     const Scalar inv_d = data.Dinv[i];
     Scalar w[6];
     for (int c = 0; c < 6; ++c) w[c] = component(uf, c) * inv_d;
-    for (Eigen::Index j = 0; j < i; ++j) {
-      k(j, i) = (s_rows(j, 0) * w[0] + s_rows(j, 1) * w[1] + s_rows(j, 2) * w[2]) +
-                (s_rows(j, 3) * w[3] + s_rows(j, 4) * w[4] + s_rows(j, 5) * w[5]);
-    }
+    coupling_column(k.col(i).data(), s_rows.col(0).data(), s_rows.col(1).data(),
+                    s_rows.col(2).data(), s_rows.col(3).data(), s_rows.col(4).data(),
+                    s_rows.col(5).data(), w, i);
   }
+  Scalar* const y[] = {identity.data(), ys.data()...};
+  const Eigen::Index ldy = identity.outerStride();
   Eigen::Index r0 = 0;  // blocks of P, P / 2, ... rows, then single rows
   const auto blocks = [&](auto p) CHAINDYN_ALWAYS_INLINE {
     constexpr int P = decltype(p)::value;
     if constexpr (P >= 1) {
-      for (; r0 + P <= n; r0 += P) joint_space_rows<P, Model>(data, k, r0, identity, ys...);
+      for (; r0 + P <= rows; r0 += P) {
+        joint_space_rows<P>(k.data(), k.outerStride(), data.Dinv.data(), n, y, ldy, r0);
+      }
     }
   };
   blocks(std::integral_constant<int, packet>{});
   blocks(std::integral_constant<int, packet / 2>{});
   blocks(std::integral_constant<int, packet / 4>{});
   blocks(std::integral_constant<int, packet / 8>{});
-  for (; r0 < n; ++r0) joint_space_rows<1, Model>(data, k, r0, identity, ys...);
+  for (; r0 < rows; ++r0) {
+    joint_space_rows<1>(k.data(), k.outerStride(), data.Dinv.data(), n, y, ldy, r0);
+  }
+}
+
+/// out(r, c) = scale * in(c, r) for r, c < n: an n x n transpose between column-major arrays of
+/// leading dimensions ldo and ldi (distinct).
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE void transpose_into(Scalar* CHAINDYN_RESTRICT out,
+                                                  const Eigen::Index ldo,
+                                                  const Scalar* CHAINDYN_RESTRICT in,
+                                                  const Eigen::Index ldi, const Eigen::Index n,
+                                                  const Scalar scale) noexcept {
+  for (Eigen::Index c = 0; c < n; ++c) {
+    for (Eigen::Index r = 0; r < n; ++r) out[r + c * ldo] = scale * in[c + r * ldi];
+  }
 }
 
 /// y[r] -= c x[r] for r < rows (y and x distinct).
@@ -371,6 +406,35 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
     dd.dqdd_dqd = y[1].template topRows<n>().transpose();
     dd.dqdd_dtau = y[2].template topRows<n>();
   } else {
+    if constexpr (DerivativesData<Model>::solve_padded_at_run_time) {
+      // a ChainX of fewer than kJointSpaceSolveBelow joints: the compile-time chain's padded
+      // solve in joint space, its size at run time
+      const auto n = Eigen::Index(detail::joint_count(model));
+      if (n < detail::kJointSpaceSolveBelow) {
+        // rows n.. of each Y: right-hand sides of their own, zero since the workspace was made
+        // (each row is solved on its own: whatever they hold never reaches rows < n)
+        using Scalar = typename Model::Scalar;
+        auto& y = dd.solve_y;
+        const Eigen::Index ld = y[0].outerStride();
+        detail::transpose_into(y[0].data(), ld, dd.dtau_dq.data(), n, n, Scalar(-1));
+        detail::transpose_into(y[1].data(), ld, dd.dtau_dqd.data(), n, n, Scalar(-1));
+        for (Eigen::Index c = 0; c < n; ++c) {
+          Scalar* const col = y[2].data() + c * ld;
+          for (Eigen::Index r = 0; r < n; ++r) col[r] = Scalar(0);
+          col[c] = Scalar(1);
+        }
+        detail::aba_solve_joint_space_dynamic<Model>(data, dd.pair_s, dd.solve_k, y[2], y[0],
+                                                     y[1]);
+        detail::transpose_into(dd.dqdd_dq.data(), n, y[0].data(), ld, n, Scalar(1));
+        detail::transpose_into(dd.dqdd_dqd.data(), n, y[1].data(), ld, n, Scalar(1));
+        for (Eigen::Index c = 0; c < n; ++c) {
+          const Scalar* const col = y[2].data() + c * ld;
+          Scalar* const out = dd.dqdd_dtau.data() + c * n;
+          for (Eigen::Index r = 0; r < n; ++r) out[r] = col[r];
+        }
+        return;
+      }
+    }
     dd.dqdd_dq = -dd.dtau_dq.transpose();
     dd.dqdd_dqd = -dd.dtau_dqd.transpose();
     dd.dqdd_dtau.setIdentity();
@@ -379,12 +443,6 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
     } else if constexpr (detail::solve_in_joint_space<Model>) {
       detail::aba_solve_joint_space<Model>(data, dd.pair_s, dd.solve_k, dd.dqdd_dtau, dd.dqdd_dq,
                                     dd.dqdd_dqd);
-    } else if (detail::may_solve_in_joint_space<Model> &&
-               detail::joint_count(model) < std::size_t(detail::kJointSpaceSolveBelow)) {
-      if constexpr (detail::may_solve_in_joint_space<Model>) {
-        detail::aba_solve_joint_space_dynamic<Model>(data, dd.pair_s, dd.solve_k, dd.dqdd_dtau,
-                                                     dd.dqdd_dq, dd.dqdd_dqd);
-      }
     } else {
       detail::aba_solve_rows(model, data, dd.solve_p.data(), dd.solve_a.data(), dd.dqdd_dtau,
                              dd.dqdd_dq, dd.dqdd_dqd);

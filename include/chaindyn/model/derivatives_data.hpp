@@ -96,12 +96,18 @@ struct DerivativesData {
                                         ? int(Eigen::Dynamic)
                                         : detail::padded_to_packets<Scalar>(Model::nq);
   static constexpr bool solve_padded = solve_rows != Model::nq;  // never for a ChainX
+  /// A ChainX pads its right-hand sides at run time, when it solves in joint space (fewer than
+  /// kJointSpaceSolveBelow joints): n rows rounded up to whole packets, so that its solve runs
+  /// on whole packets as a compile-time chain's does.
+  static constexpr bool solve_padded_at_run_time = Model::serial && Model::nq == Eigen::Dynamic;
   using SolveScratch = Eigen::Matrix<Scalar, solve_rows, 6>;
   using SolveRows = Eigen::Matrix<Scalar, solve_rows, Model::nq>;
   std::array<SolveScratch, 3> solve_p;
   std::array<SolveScratch, 3> solve_a;
   /// the right-hand sides when padded (else the solves run in the result matrices)
-  std::conditional_t<solve_padded, std::array<SolveRows, 3>, detail::Unpadded> solve_y;
+  std::conditional_t<solve_padded || solve_padded_at_run_time, std::array<SolveRows, 3>,
+                     detail::Unpadded>
+      solve_y;
   /// the joint-space couplings K of aba_solve_joint_space (column i: S_j . U_i / D_i, j < i)
   /// (a ChainX's: n x n below kJointSpaceSolveBelow joints, else empty)
   std::conditional_t<detail::may_solve_in_joint_space<Model>, Matrix, detail::Unpadded> solve_k;
@@ -120,6 +126,10 @@ struct DerivativesData {
     if constexpr (detail::may_solve_in_joint_space<Model> && Model::nq == Eigen::Dynamic) {
       const Eigen::Index kn = k < detail::kJointSpaceSolveBelow ? k : 0;
       solve_k = Matrix::Zero(kn, kn);
+    }
+    if constexpr (solve_padded_at_run_time) {
+      const Eigen::Index kn = k < detail::kJointSpaceSolveBelow ? k : 0;
+      for (SolveRows& y : solve_y) y = SolveRows::Zero(detail::padded_to_packets<Scalar>(int(kn)), kn);
     }
     if constexpr (Model::serial && Model::nq == Eigen::Dynamic) {  // (a tree does not use them)
       for (auto* p : {&solve_p, &solve_a}) {
