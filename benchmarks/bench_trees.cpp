@@ -91,8 +91,6 @@ void register_model(const std::string& prefix, const Fixture<Model>* f) {
   add(Rnea{}, "rnea");
   add(Crba{}, "crba");
   add(Aba{}, "aba");
-  static const DerivativesFixture<SixMoreIiwa> six_more_d{SixMoreIiwa(links)};
-  register_derivatives("six_more_iiwa", &six_more_d);
   add(ForwardDynamicsCrba{}, "forward_dynamics_crba");
 }
 
@@ -235,6 +233,8 @@ const bool registered = [] {
   add(Rnea{}, "rnea");
   add(Crba{}, "crba");
   add(Aba{}, "aba");
+  static const DerivativesFixture<SixMoreIiwa> six_more_d{SixMoreIiwa(links)};
+  register_derivatives("six_more_iiwa", &six_more_d);
   // the iiwa on a 40 kg wheeled base, and on three more joints instead
   Link<double> cart;
   cart.mass = 40.0;
