@@ -236,13 +236,14 @@ void aba_derivatives(const FloatingBase<Tree, BaseJoint>& model,
   detail::split_tangent<Model>(v, dd.tree.root.v, data.qd);
   detail::split_tangent<Model>(data.a, dd.tree.root.a, data.qdd);
   detail::floating_rnea_derivatives_pass(model, dd);
-  // M^-1 by nv solves with the Cholesky factor, then two nv x nv products (Eigen's, SIMD):
-  // cheaper than 2 nv more solves of one column each
+  // M^-1 by nv solves with the Cholesky factor, then two nv x nv products: cheaper than 2 nv
+  // more solves of one column each (coefficient-wise products: a ChainX/TreeX's GEMM would
+  // allocate its blocks on the heap)
   detail::cholesky_factor(data.M, data.L);
   dd.dqdd_dtau.setIdentity();
   detail::cholesky_solve_columns(data.L, dd.dqdd_dtau);
-  dd.dqdd_dq.noalias() = -(dd.dqdd_dtau * dd.dtau_dq);
-  dd.dqdd_dv.noalias() = -(dd.dqdd_dtau * dd.dtau_dv);
+  dd.dqdd_dq.noalias() = -dd.dqdd_dtau.lazyProduct(dd.dtau_dq);
+  dd.dqdd_dv.noalias() = -dd.dqdd_dtau.lazyProduct(dd.dtau_dv);
 }
 
 /// Returning form of a floating base's aba_derivatives: checked (ArgumentError).
