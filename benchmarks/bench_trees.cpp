@@ -18,10 +18,13 @@
 //   planar_iiwa/...  PlanarBaseRobot<KukaIiwa>: the iiwa on a planar base (x, y, yaw)
 //   three_more_iiwa/...  the same robot on a fixed base with three more joints (prismatic x,
 //                y, revolute z): what a planar base replaces
+//   (rnea_derivatives and aba_derivatives in place on floating_iiwa, six_more_iiwa,
+//   planar_iiwa and three_more_iiwa)
 #include "bench_common.hpp"
 
 #include <chaindyn/algorithms/aba_derivatives.hpp>
 #include <chaindyn/algorithms/floating_base.hpp>
+#include <chaindyn/algorithms/floating_base_derivatives.hpp>
 #include <chaindyn/algorithms/rnea_derivatives.hpp>
 #include <chaindyn/model/tree.hpp>
 
@@ -145,12 +148,14 @@ using Iiwa = robots::KukaIiwa<double>;
 using Floating = FloatingBase<Iiwa>;
 using Planar = PlanarBaseRobot<Iiwa>;
 
-/// rnea, crba, aba of the iiwa on a moving base (Floating, Planar) over kStates random states.
+/// rnea, crba, aba, rnea_derivatives, aba_derivatives of the iiwa on a moving base (Floating,
+/// Planar) over kStates random states.
 template <typename Model>
 struct FloatingFixture {
   FloatingFixture(const Link<double>& body)
       : model(std::make_unique<const Model>(body, robots::kuka_iiwa())),
-        data(std::make_unique<Data<Model>>()) {
+        data(std::make_unique<Data<Model>>()),
+        derivatives(std::make_unique<DerivativesData<Model>>()) {
     std::mt19937 gen(test::kSeed);
     for (std::size_t k = 0; k < kStates; ++k) {
       q.push_back(random_configuration(*model, gen));
@@ -160,6 +165,7 @@ struct FloatingFixture {
   }
   std::unique_ptr<const Model> model;
   std::unique_ptr<Data<Model>> data;
+  std::unique_ptr<DerivativesData<Model>> derivatives;
   std::vector<typename Model::ConfigVector> q;
   std::vector<typename Model::TangentVector> v, x;
 };
@@ -167,12 +173,16 @@ struct FloatingFixture {
 template <int kAlgorithm, typename Model>
 void bm_floating(benchmark::State& state, const FloatingFixture<Model>* f) {
   Data<Model>* data = f->data.get();
+  DerivativesData<Model>* dd = f->derivatives.get();
   benchmark::DoNotOptimize(data);
+  benchmark::DoNotOptimize(dd);
   std::size_t k = 0;
   for (auto _ : state) {
     if constexpr (kAlgorithm == 0) rnea(*f->model, *data, f->q[k], f->v[k], f->x[k]);
     if constexpr (kAlgorithm == 1) crba(*f->model, *data, f->q[k]);
     if constexpr (kAlgorithm == 2) aba(*f->model, *data, f->q[k], f->v[k], f->x[k]);
+    if constexpr (kAlgorithm == 3) rnea_derivatives(*f->model, *dd, f->q[k], f->v[k], f->x[k]);
+    if constexpr (kAlgorithm == 4) aba_derivatives(*f->model, *dd, f->q[k], f->v[k], f->x[k]);
     benchmark::ClobberMemory();
     k = (k + 1) & (kStates - 1);
   }
@@ -207,6 +217,8 @@ const bool registered = [] {
   benchmark::RegisterBenchmark("floating_iiwa/rnea", &bm_floating<0, Floating>, &floating);
   benchmark::RegisterBenchmark("floating_iiwa/crba", &bm_floating<1, Floating>, &floating);
   benchmark::RegisterBenchmark("floating_iiwa/aba", &bm_floating<2, Floating>, &floating);
+  benchmark::RegisterBenchmark("floating_iiwa/rnea_derivatives", &bm_floating<3, Floating>, &floating);
+  benchmark::RegisterBenchmark("floating_iiwa/aba_derivatives", &bm_floating<4, Floating>, &floating);
   using SixMoreIiwa = SixMore<Iiwa>::type;
   std::vector<Link<double>> links(6);
   links[5].mass = body.mass;
@@ -221,6 +233,8 @@ const bool registered = [] {
   add(Rnea{}, "rnea");
   add(Crba{}, "crba");
   add(Aba{}, "aba");
+  static const DerivativesFixture<SixMoreIiwa> six_more_d{SixMoreIiwa(links)};
+  register_derivatives("six_more_iiwa", &six_more_d);
   // the iiwa on a 40 kg wheeled base, and on three more joints instead
   Link<double> cart;
   cart.mass = 40.0;
@@ -229,6 +243,8 @@ const bool registered = [] {
   benchmark::RegisterBenchmark("planar_iiwa/rnea", &bm_floating<0, Planar>, &planar);
   benchmark::RegisterBenchmark("planar_iiwa/crba", &bm_floating<1, Planar>, &planar);
   benchmark::RegisterBenchmark("planar_iiwa/aba", &bm_floating<2, Planar>, &planar);
+  benchmark::RegisterBenchmark("planar_iiwa/rnea_derivatives", &bm_floating<3, Planar>, &planar);
+  benchmark::RegisterBenchmark("planar_iiwa/aba_derivatives", &bm_floating<4, Planar>, &planar);
   using ThreeMoreIiwa = ThreeMore<Iiwa>::type;
   std::vector<Link<double>> three(3);
   three[2].mass = cart.mass;
@@ -242,6 +258,8 @@ const bool registered = [] {
   add3(Rnea{}, "rnea");
   add3(Crba{}, "crba");
   add3(Aba{}, "aba");
+  static const DerivativesFixture<ThreeMoreIiwa> three_more_d{ThreeMoreIiwa(three)};
+  register_derivatives("three_more_iiwa", &three_more_d);
   return true;
 }();
 

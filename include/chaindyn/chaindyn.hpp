@@ -46,6 +46,7 @@
 #include "chaindyn/algorithms/elastic_joints.hpp"
 #include "chaindyn/algorithms/energy.hpp"
 #include "chaindyn/algorithms/floating_base.hpp"
+#include "chaindyn/algorithms/floating_base_derivatives.hpp"
 #include "chaindyn/algorithms/forward_dynamics_crba.hpp"
 #include "chaindyn/algorithms/forward_kinematics.hpp"
 #include "chaindyn/algorithms/frame_motion.hpp"

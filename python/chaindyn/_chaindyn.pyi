@@ -190,10 +190,18 @@ def operational_space_dynamics(robot: Union[Robot, TreeRobot], q: ArrayLike, qd:
                                position: bool = False) -> dict[str, Any]: ...
 def null_space_projector(robot: Union[Robot, TreeRobot], q: ArrayLike, frame: Frame,
                          offset: Optional[ArrayLike] = None, position: bool = False) -> Matrix: ...
+@overload
 def rnea_derivatives(robot: Union[Robot, TreeRobot], q: ArrayLike, qd: ArrayLike,
                      qdd: ArrayLike) -> Tuple[Matrix, Matrix]: ...
+@overload
+def rnea_derivatives(robot: Union[FloatingRobot, PlanarRobot], q: ArrayLike, v: ArrayLike,
+                     a: ArrayLike) -> Tuple[Matrix, Matrix, Matrix]: ...  # (dtau_dq, dtau_dv, M)
+@overload
 def aba_derivatives(robot: Union[Robot, TreeRobot], q: ArrayLike, qd: ArrayLike,
                     tau: ArrayLike) -> Tuple[Matrix, Matrix, Matrix]: ...
+@overload
+def aba_derivatives(robot: Union[FloatingRobot, PlanarRobot], q: ArrayLike, v: ArrayLike,
+                    tau: ArrayLike) -> Tuple[Matrix, Matrix, Matrix]: ...  # (dqdd_dq, dqdd_dv, M^-1)
 
 class batch:
     """Many states per call: (nq, N) arrays in, one state per column (any memory order; other

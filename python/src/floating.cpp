@@ -156,6 +156,29 @@ void bind_moving_base_functions(py::module_& m) {
       "Forward dynamics, O(n): [base acceleration; qdd] for tau = [wrench on the base; joint "
       "forces].");
   m.def(
+      "rnea_derivatives",
+      [](const R& r, const py::object& q, const py::object& v, const py::object& a) {
+        const char* f = "rnea_derivatives";
+        const auto d = rnea_derivatives(r, config_arg(r, q, f, "q"), tangent_arg(r, v, f, "v"),
+                                        tangent_arg(r, a, f, "a"));
+        return py::make_tuple(Mat(d.dtau_dq), Mat(d.dtau_dv), Mat(d.M));
+      },
+      arg("robot"), arg("q"), arg("v"), arg("a"),
+      "(dtau_dq, dtau_dv, M): the analytical partial derivatives of the moving-base rnea, nv x nv "
+      "each; dtau_dq in q's tangent space (column i: d/deps rnea(integrate(q, eps e_i), v, a)).");
+  m.def(
+      "aba_derivatives",
+      [](const R& r, const py::object& q, const py::object& v, const py::object& tau) {
+        require_regular(r, "aba_derivatives");
+        const char* f = "aba_derivatives";
+        const auto d = aba_derivatives(r, config_arg(r, q, f, "q"), tangent_arg(r, v, f, "v"),
+                                       tangent_arg(r, tau, f, "tau"));
+        return py::make_tuple(Mat(d.dqdd_dq), Mat(d.dqdd_dv), Mat(d.dqdd_dtau));
+      },
+      arg("robot"), arg("q"), arg("v"), arg("tau"),
+      "(dqdd_dq, dqdd_dv, dqdd_dtau = M^-1): the partial derivatives of the moving-base aba "
+      "(a = [base acceleration; qdd]), dqdd_dq in q's tangent space.");
+  m.def(
       "forward_dynamics_crba",
       [](const R& r, const py::object& q, const py::object& v,
          const py::object& tau) -> Vec {

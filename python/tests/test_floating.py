@@ -176,3 +176,30 @@ def test_a_planar_base_on_the_same_algorithms():
     if DATA and hasattr(cd, "load_urdf_planar"):
         baxter = cd.load_urdf_planar(os.path.join(DATA, "urdf", "baxter.urdf"))
         assert baxter.nv == 3 + cd.load_urdf_tree(os.path.join(DATA, "urdf", "baxter.urdf")).nq
+
+
+@pytest.mark.parametrize("make", [robot, lambda: cd.PlanarRobot(body(40.0, [-0.2, 0.0, 0.2], np.diag([1.4, 2.2, 2.5])), two_arms())])
+def test_derivatives_against_finite_differences_on_the_manifold(make):
+    """rnea_derivatives and aba_derivatives on a moving base: q's columns in its tangent space
+    (q moved through integrate), against central differences (step 1e-6: truncation ~1e-12,
+    rounding ~1e-10 relative)."""
+    r = make()
+    q, v, a = state(r, 5)
+    dq, dv, m = cd.rnea_derivatives(r, q, v, a)
+    h, nv = 1e-6, r.nv
+    fd_q = np.column_stack([(cd.rnea(r, cd.integrate(r, q, e, h), v, a) -
+                             cd.rnea(r, cd.integrate(r, q, e, -h), v, a)) / (2 * h) for e in np.eye(nv)])
+    fd_v = np.column_stack([(cd.rnea(r, q, v + h * e, a) - cd.rnea(r, q, v - h * e, a)) / (2 * h)
+                            for e in np.eye(nv)])
+    assert rel(dq, fd_q) < 1e-7
+    assert rel(dv, fd_v) < 1e-7
+    assert rel(m, cd.crba(r, q)) < 1e-12
+    tau = cd.rnea(r, q, v, a)
+    aq, av, minv = cd.aba_derivatives(r, q, v, tau)
+    assert rel(minv @ m, np.eye(nv)) < 1e-10
+    fd_aq = np.column_stack([(cd.aba(r, cd.integrate(r, q, e, h), v, tau) -
+                              cd.aba(r, cd.integrate(r, q, e, -h), v, tau)) / (2 * h) for e in np.eye(nv)])
+    assert rel(aq, fd_aq) < 1e-7
+    assert rel(av, -minv @ dv) < 1e-10
+    with pytest.raises(ValueError, match="v"):
+        cd.rnea_derivatives(r, q, v[:-1], a)

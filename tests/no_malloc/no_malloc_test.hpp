@@ -28,6 +28,7 @@ struct EigenAssertion : std::runtime_error {
 #include <chaindyn/algorithms/aba_derivatives.hpp>
 #include <chaindyn/algorithms/coriolis.hpp>
 #include <chaindyn/algorithms/floating_base.hpp>
+#include <chaindyn/algorithms/floating_base_derivatives.hpp>
 #include <chaindyn/algorithms/frame_motion.hpp>
 #include <chaindyn/algorithms/friction.hpp>
 #include <chaindyn/algorithms/inverse_mass_matrix.hpp>

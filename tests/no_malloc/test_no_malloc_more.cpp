@@ -201,6 +201,10 @@ TEST_CASE("floating and planar bases: in-place algorithms make no heap allocatio
     REQUIRE(J->allFinite());
     REQUIRE_NO_ALLOCATION(regressor(model, *data, q, v, a, *Y));
     REQUIRE(Y->allFinite());
+    auto dd = std::make_unique<DerivativesData<Model>>(model);
+    REQUIRE_NO_ALLOCATION(rnea_derivatives(model, *dd, q, v, a));
+    REQUIRE_NO_ALLOCATION(aba_derivatives(model, *dd, q, v, tau));
+    REQUIRE(dd->dqdd_dq.allFinite());
     if (fixed_size) {
       if constexpr (Model::nq != Eigen::Dynamic) {
         REQUIRE_NO_ALLOCATION(rk4_step(model, *data, q, v, tau, 1e-3));

@@ -206,14 +206,30 @@ inline CHAINDYN_ALWAYS_INLINE void rnea_derivatives_columns_widest(const Model& 
   }
 }
 
+/// The acceleration of the root links' parent: the fixed base's (-g) or the moving base
+/// body's (RootedDerivativesData::root.a).
+template <typename Root, typename Model>
+inline CHAINDYN_ALWAYS_INLINE const Motion<typename Model::Scalar>& root_parent_acceleration(
+    const Model& model, DerivativesData<Model>& dd) noexcept {
+  if constexpr (is_moving_root<Root>) {
+    return static_cast<RootedDerivativesData<Model, typename RootJoint<Root>::type>&>(dd).root.a;
+  } else {
+    return model.base_acceleration();
+  }
+}
+
 /// The passes of rnea_derivatives (see the file comment). With `from_aba`, aba_derivatives'
 /// aba has left this state's base-coordinate kinematics at this qdd in data.oMi, oS, ov and oa,
 /// and each link's rigid inertia in base coordinates in data.oIc[i] (kept from its aba_pass),
-/// and the pass starts from them.
-template <bool from_aba, typename Model>
+/// and the pass starts from them. With Root = MovingRoot<BaseJoint>, dd is a
+/// RootedDerivativesData and the root links' parent moves with its root.v and root.a (the
+/// same formulas, j - 1 the base body); the pass then also stores Ic_k S_k and 2 Bc_k^T S_k
+/// of a tree's links in dd.pair_ics and dd.pair_bts (a chain's always).
+template <bool from_aba, typename Model, typename Root = FixedRoot>
 void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
                            const typename Model::Vector& q, const typename Model::Vector& qd,
                            const typename Model::Vector& qdd) noexcept {
+  static_assert(!(from_aba && is_moving_root<Root>), "rnea_derivatives_pass: from_aba on a fixed base only");
   using Scalar = typename Model::Scalar;
   const std::size_t n = joint_count(model);
   Data<Model>& data = dd.data;
@@ -252,12 +268,22 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
     if constexpr (Model::serial) set_row(dd.pair_s, i, s);
     // (a chain's parent written i - 1: through parent(i), the compilers' code for it differs)
     const Motion<Scalar>& a_parent =
-        Model::serial ? (i == 0 ? model.base_acceleration() : data.oa[i - 1])
-                      : (model.is_root(i) ? model.base_acceleration() : data.oa[model.parent(i)]);
+        Model::serial
+            ? (i == 0 ? root_parent_acceleration<Root>(model, dd) : data.oa[i - 1])
+            : (model.is_root(i) ? root_parent_acceleration<Root>(model, dd) : data.oa[model.parent(i)]);
     if (Model::serial ? i == 0 : model.is_root(i)) {
-      dd.psi[i] = Motion<Scalar>();
-      dd.upsilon[i] = cross(s, a_parent);
-      if constexpr (!from_aba) data.ov[i] = s * qd[k];
+      if constexpr (is_moving_root<Root>) {
+        const Motion<Scalar>& v_parent =
+            static_cast<RootedDerivativesData<Model, typename RootJoint<Root>::type>&>(dd).root.v;
+        const Motion<Scalar> psi = cross(s, v_parent);
+        dd.psi[i] = psi;
+        dd.upsilon[i] = cross(s, a_parent) - cross(psi, v_parent);
+        data.ov[i] = v_parent + s * qd[k];
+      } else {
+        dd.psi[i] = Motion<Scalar>();
+        dd.upsilon[i] = cross(s, a_parent);
+        if constexpr (!from_aba) data.ov[i] = s * qd[k];
+      }
     } else {
       const Motion<Scalar>& v_parent = data.ov[Model::serial ? i - 1 : model.parent(i)];
       const Motion<Scalar> psi = cross(s, v_parent);
@@ -329,6 +355,10 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
       // other entry of row and column k is zero (branch-induced sparsity: O(sum of depths)).
       const Force<Scalar> ics = ic * s;
       const Force<Scalar> bts = ids - sxh;  // 2 Bc_k^T S_k
+      if constexpr (is_moving_root<Root>) {
+        set_row(dd.pair_ics, k, ics);
+        set_row(dd.pair_bts, k, bts);
+      }
       const Force<Scalar>& cq = dd.col_q[k];
       const Force<Scalar>& cqd = dd.col_qd[k];
       const auto lower = [&](const std::size_t j) CHAINDYN_ALWAYS_INLINE {

@@ -5,6 +5,7 @@
 
 #include "chaindyn/model/data.hpp"
 #include "chaindyn/model/per_link.hpp"
+#include "chaindyn/model/root_motion.hpp"
 
 #include <array>
 #include <type_traits>
@@ -143,6 +144,18 @@ template <typename Model>
 struct DerivativesData<const Model> : DerivativesData<Model> {
   using DerivativesData<Model>::DerivativesData;
 };
+
+namespace detail {
+/// The workspace of rnea_derivatives_pass on a tree that stands on a moving base body
+/// (Root = MovingRoot<BaseJoint>: a floating base's derivatives,
+/// algorithms/floating_base_derivatives.hpp): `root` holds the base body's velocity v and
+/// acceleration a (gravity as a fictitious acceleration), the root links' parent motion.
+template <typename Model, typename BaseJoint>
+struct RootedDerivativesData : DerivativesData<Model> {
+  using DerivativesData<Model>::DerivativesData;
+  RootMotion<typename Model::Scalar, BaseJoint> root;
+};
+}  // namespace detail
 
 /// The workspace parameter of the derivative algorithms, Model deduced from the model only.
 template <typename Model>
