@@ -115,9 +115,15 @@ struct SimulationTraits<FloatingBase<Tree, BaseJoint>> {
   static constexpr bool moving_base = true;
   static Space space(const Model& model) { return {&model, Tangent::Zero(model.nv_size())}; }
   static const Tangent& accelerations(const Data<Model>& data) noexcept { return data.a; }
-  /// q0 checked (sizes, finite entries, a free-flyer's unit quaternion to 1e-6) and normalized.
-  static Config initial_configuration(const Model& model, const Config& q0) {
-    Config q = checked_floating(model, "simulate", "q0", q0, true);
+  /// q0 (its size checked) checked for finite entries and a free-flyer's unit quaternion (to
+  /// 1e-6), and normalized.
+  static Config initial_configuration(const Model&, const Config& q0) {
+    const Eigen::Index k = first_non_finite(q0);
+    if (k >= 0) {
+      throw_error<ArgumentError>("simulate: q0[", k, "] is not finite (", scalar_value(q0[k]), ")");
+    }
+    Model::Base::check_configuration("simulate", q0);
+    Config q = q0;
     Model::Base::normalize(q);
     return q;
   }
