@@ -274,7 +274,7 @@ class RobotIdentification:
                               minimum_eigenvalue: float = 1e-8, tolerance: float = 1e-9,
                               max_newton_steps: int = 2000) -> dict[str, Any]: ...  # robot, ...
 
-def simulate(robot: Union[Robot, TreeRobot], q0: ArrayLike, qd0: ArrayLike,
+def simulate(robot: Union[Robot, TreeRobot, FloatingRobot, PlanarRobot], q0: ArrayLike, qd0: ArrayLike,
              controller: Optional[Callable[[float, Vector, Vector], ArrayLike]] = None,
              t_end: float = 1.0, integrator: str = "rk45", dt: float = 1e-3,
              rtol: float = 1e-6, atol: float = 1e-9,

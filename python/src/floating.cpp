@@ -6,6 +6,8 @@
 // load_urdf_floating / load_urdf_planar.
 #include "bindings.hpp"
 
+#include <chaindyn/simulation/simulate.hpp>
+
 #ifdef CHAINDYN_PYTHON_URDF
 #include <chaindyn/urdf.hpp>
 #endif
@@ -13,6 +15,8 @@
 #include <random>
 
 namespace chaindyn::python {
+
+Integrator integrator_arg(const std::string& s, const char* function);  // simulation.cpp
 
 #ifdef CHAINDYN_PYTHON_URDF
 py::list report_list(const urdf::Report& report);  // model.cpp
@@ -78,6 +82,48 @@ TreeRobot::FrameType floating_frame_arg(const R& r, const py::handle& frame,
 template <typename R>
 void bind_moving_base_functions(py::module_& m) {
   using py::arg;
+
+  m.def(
+      "simulate",
+      [](const R& r, const py::object& q0, const py::object& v0, const py::object& controller,
+         double t_end, const std::string& integrator, double dt, double rtol, double atol,
+         double output_interval) {
+        const char* f = "simulate";
+        require_regular(r, f);
+        const Vec q = config_arg(r, q0, f, "q0"), v = tangent_arg(r, v0, f, "qd0");
+        SimulationOptions<double> o;
+        o.integrator = integrator_arg(integrator, f);
+        o.dt = dt;
+        o.rtol = rtol;
+        o.atol = atol;
+        o.output_interval = output_interval;
+        const Eigen::Index nq = r.nq_size(), nv = r.nv_size();
+        const bool passive = controller.is_none();
+        const auto control = [&](double t, const Vec& qs, const Vec& vs) -> Vec {
+          if (passive) return Vec::Zero(nv);
+          const py::object tau = controller(t, qs, vs);
+          return Vec(vec_arg(tau, "simulate: the controller's result", "tau").map());
+        };
+        const SimulationResult<R> run = simulate(r, q, v, control, t_end, o);
+        py::dict out;
+        out["t"] = Vec(Eigen::Map<const Vec>(run.t.data(), Eigen::Index(run.t.size())));
+        out["q"] = stack_rows(run.q, nq);
+        out["qd"] = stack_rows(run.qd, nv);
+        out["qdd"] = stack_rows(run.qdd, nv);
+        out["tau"] = stack_rows(run.tau, nv);
+        out["steps"] = run.stats.steps;
+        out["rejected_steps"] = run.stats.rejected_steps;
+        out["evaluations"] = run.stats.evaluations;
+        return out;
+      },
+      arg("robot"), arg("q0"), arg("qd0"), arg("controller") = py::none(), arg("t_end") = 1.0,
+      arg("integrator") = "rk45", arg("dt") = 1e-3, arg("rtol") = 1e-6, arg("atol") = 1e-9,
+      arg("output_interval") = 0.0,
+      "Simulates the robot on its moving base from (q0 (nq), qd0 = v0 (nv)) to t_end under "
+      "tau = controller(t, q, v) (nv entries: the base's generalized forces, then the joints'; "
+      "None: no force), forward dynamics by aba, the methods in their Munthe-Kaas form on the "
+      "configuration manifold (the quaternion stays unit). Returns a dict: t (N,), q (N, nq), "
+      "qd, qdd, tau (N, nv), steps, rejected_steps, evaluations.");
 
   m.def(
       "integrate",
