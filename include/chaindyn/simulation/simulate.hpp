@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace chaindyn {
@@ -135,11 +136,13 @@ struct SimulationTraits<FloatingBase<Tree, BaseJoint>> {
 /// is the same type for a const and a non-const arm: SimulationSampleOf<Model::Vector> for a
 /// chain or a tree, SimulationSampleOf<ConfigVector, TangentVector> on a moving base.
 template <typename Model>
-using SimulationSample = SimulationSampleOf<typename detail::SimulationTraits<Model>::Config,
-                                            typename detail::SimulationTraits<Model>::Tangent>;
+using SimulationSample =
+    SimulationSampleOf<typename detail::SimulationTraits<std::remove_cv_t<Model>>::Config,
+                       typename detail::SimulationTraits<std::remove_cv_t<Model>>::Tangent>;
 template <typename Model>
-using SimulationResult = SimulationResultOf<typename detail::SimulationTraits<Model>::Config,
-                                            typename detail::SimulationTraits<Model>::Tangent>;
+using SimulationResult =
+    SimulationResultOf<typename detail::SimulationTraits<std::remove_cv_t<Model>>::Config,
+                       typename detail::SimulationTraits<std::remove_cv_t<Model>>::Tangent>;
 
 /// The passive controller: zero joint torques (the chain moves under gravity, its joint
 /// friction and damping only).
