@@ -203,14 +203,14 @@ class batch:
     @staticmethod
     def workspaces(robot: Union[Robot, TreeRobot]) -> list[int]: ...  # thread counts of the kept workspaces
     @staticmethod
-    def rnea(robot: Union[Robot, TreeRobot], Q: ArrayLike, Qd: ArrayLike, Qdd: ArrayLike, *,
-             threads: int = 1) -> Matrix: ...  # (nq, N)
+    def rnea(robot: Union[Robot, TreeRobot, FloatingRobot, PlanarRobot], Q: ArrayLike, Qd: ArrayLike, Qdd: ArrayLike, *,
+             threads: int = 1) -> Matrix: ...  # (nq, N); (nv, N) on a moving base
     @staticmethod
-    def aba(robot: Union[Robot, TreeRobot], Q: ArrayLike, Qd: ArrayLike, Tau: ArrayLike, *,
-            threads: int = 1) -> Matrix: ...  # (nq, N)
+    def aba(robot: Union[Robot, TreeRobot, FloatingRobot, PlanarRobot], Q: ArrayLike, Qd: ArrayLike, Tau: ArrayLike, *,
+            threads: int = 1) -> Matrix: ...  # (nq, N); (nv, N) on a moving base
     @staticmethod
-    def crba(robot: Union[Robot, TreeRobot], Q: ArrayLike, *,
-             threads: int = 1) -> Matrices: ...  # (N, nq, nq)
+    def crba(robot: Union[Robot, TreeRobot, FloatingRobot, PlanarRobot], Q: ArrayLike, *,
+             threads: int = 1) -> Matrices: ...  # (N, nq, nq); (N, nv, nv) on a moving base
     @staticmethod
     def rnea_derivatives(robot: Robot, Q: ArrayLike, Qd: ArrayLike, Qdd: ArrayLike, *,
                          threads: int = 1) -> Tuple[Matrices, Matrices]: ...

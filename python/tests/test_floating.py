@@ -212,3 +212,27 @@ def test_simulate_on_a_moving_base_conserves_momentum_and_energy():
     energy = [cd.kinetic_energy(planar, q, v) + cd.potential_energy(planar, q)
               for q, v in zip(run["q"], run["qd"])]
     assert np.max(np.abs(np.array(energy) - energy[0])) < 1e-8 * max(1.0, abs(energy[0]))
+
+
+def test_batch_on_a_moving_base_is_a_loop_of_single_calls():
+    for r in (robot(), cd.PlanarRobot(body(40.0, [-0.2, 0.0, 0.2], np.diag([1.4, 2.2, 2.5])), two_arms())):
+        rng = np.random.default_rng(31)
+        n = 11
+        q = np.column_stack([cd.random_configuration(r, 40 + s) for s in range(n)])
+        v, a = rng.normal(size=(2, r.nv, n))
+        tau = cd.batch.rnea(r, q, v, a)
+        acc = cd.batch.aba(r, q, v, tau, threads=2)
+        ms = cd.batch.crba(r, q)
+        assert tau.shape == (r.nv, n) and ms.shape == (n, r.nv, r.nv)
+        for s in range(n):
+            assert rel(tau[:, s], cd.rnea(r, q[:, s], v[:, s], a[:, s])) < 1e-14
+            assert rel(acc[:, s], cd.aba(r, q[:, s], v[:, s], tau[:, s])) < 1e-12
+            assert rel(ms[s], cd.crba(r, q[:, s])) < 1e-14
+        with pytest.raises(ValueError):
+            cd.batch.rnea(r, q, v[:-1], a)  # Qd one row short
+    with pytest.raises(ValueError):
+        cd.batch.rnea(robot(), np.zeros((9, 2)), np.zeros((9, 2)), np.zeros((9, 2)))  # Q of nv rows
+    bad = np.column_stack([robot().neutral()] * 2)
+    bad[3:7, 1] *= 2.0  # not a unit quaternion
+    with pytest.raises(ValueError):
+        cd.batch.crba(robot(), bad)
