@@ -278,7 +278,8 @@ SimulationResult<Model> simulate(const Model& model,
     if (expected < 1e6) {
       const auto n = std::size_t(expected);
       out.t.reserve(n);
-      for (auto* v : {&out.q, &out.qd, &out.qdd, &out.tau}) v->reserve(n);
+      out.q.reserve(n);
+      for (auto* v : {&out.qd, &out.qdd, &out.tau}) v->reserve(n);
     }
   }
   out.stats = simulate(model, q0, qd0, std::forward<Controller>(controller), t_end, options,
