@@ -2,7 +2,8 @@
 // for rnea, aba, crba, rnea_derivatives and aba_derivatives at W = 1, 4, 8 states per pack
 // and 1 or 2 threads, beside the one-state in-place call looped over the same states; and the
 // memory floor, a loop that only reads Q, Qd, Qdd and writes Tau (what batch::rnea must move),
-// over the same 1,024 states (in cache) and over 2^19 states (from memory). See
+// over the same 1,024 states (in cache) and over 2^19 states (from memory); batch::rnea and aba
+// of the iiwa on a free-flying base at W = 1 and 4 beside its one-state calls. See
 // docs/benchmarks.md, "Many states per call".
 #include "support/test_support.hpp"
 
@@ -124,7 +125,87 @@ void bm_memory_floor(benchmark::State& state) {
       double(n) * 4 * N * sizeof(double) * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// The iiwa on a free-flying base (13 velocities): batch::rnea and aba against the one-state
+// in-place calls looped over the same 1,024 states.
+using Flying = FloatingBase<Model>;
+
+struct FlyingBatch {
+  batch::ConfigStates<Flying> q;
+  batch::TangentStates<Flying> v, a, tau, out;
+  explicit FlyingBatch(Eigen::Index n) : q(14, n), v(13, n), a(13, n), tau(13, n), out(13, n) {
+    std::mt19937 gen(test::kSeed);
+    const Flying& model = flying();
+    for (Eigen::Index s = 0; s < n; ++s) {
+      q.col(s) = random_configuration(model, gen, 2.0);
+      for (Eigen::Index k = 0; k < 13; ++k) {
+        v(k, s) = test::uniform(gen, -2.0, 2.0);
+        a(k, s) = test::uniform(gen, -5.0, 5.0);
+        tau(k, s) = test::uniform(gen, -20.0, 20.0);
+      }
+    }
+  }
+  static const Flying& flying() {
+    static const Flying m = [] {
+      Link<double> body;
+      body.mass = 150.0;
+      body.inertia = Eigen::Vector3d(20.0, 25.0, 30.0).asDiagonal();
+      return Flying(body, iiwa());
+    }();
+    return m;
+  }
+};
+FlyingBatch& flying_states() {
+  static FlyingBatch b(kStates);
+  return b;
+}
+
+template <int W>
+void bm_flying_batch(benchmark::State& state, Algorithm algorithm) {
+  batch::Workspace<Flying, W> ws(FlyingBatch::flying());
+  FlyingBatch& b = flying_states();
+  for (auto _ : state) {
+    if (algorithm == Algorithm::rnea) {
+      batch::rnea(ws, b.q, b.v, b.a, b.out);
+    } else {
+      batch::aba(ws, b.q, b.v, b.tau, b.out);
+    }
+    benchmark::ClobberMemory();
+  }
+  per_state(state, kStates);
+}
+
+void bm_flying_one_state(benchmark::State& state, Algorithm algorithm) {
+  const Flying& model = FlyingBatch::flying();
+  auto data = std::make_unique<Data<Flying>>();
+  FlyingBatch& b = flying_states();
+  benchmark::DoNotOptimize(data.get());
+  for (auto _ : state) {
+    for (Eigen::Index s = 0; s < kStates; ++s) {
+      if (algorithm == Algorithm::rnea) {
+        rnea(model, *data, b.q.col(s), b.v.col(s), b.a.col(s));
+      } else {
+        aba(model, *data, b.q.col(s), b.v.col(s), b.tau.col(s));
+      }
+      benchmark::ClobberMemory();
+    }
+  }
+  per_state(state, kStates);
+}
+
 [[maybe_unused]] const bool registered = [] {
+  for (const auto& [algorithm, name] : {std::pair{Algorithm::rnea, "rnea"}, std::pair{Algorithm::aba, "aba"}}) {
+    const std::string prefix = std::string("floating_iiwa_1024/") + name;
+    benchmark::RegisterBenchmark((prefix + "/one_state").c_str(), &bm_flying_one_state, algorithm)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((prefix + "/W:1").c_str(), &bm_flying_batch<1>, algorithm)
+        ->Unit(benchmark::kMicrosecond)->UseRealTime();
+    benchmark::RegisterBenchmark((prefix + "/W:4").c_str(), &bm_flying_batch<4>, algorithm)
+        ->Unit(benchmark::kMicrosecond)->UseRealTime();
+#if CHAINDYN_BENCH_BATCH_W8
+    benchmark::RegisterBenchmark((prefix + "/W:8").c_str(), &bm_flying_batch<8>, algorithm)
+        ->Unit(benchmark::kMicrosecond)->UseRealTime();
+#endif
+  }
   const std::pair<Algorithm, const char*> algorithms[] = {
       {Algorithm::rnea, "rnea"},
       {Algorithm::aba, "aba"},

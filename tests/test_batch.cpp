@@ -202,6 +202,84 @@ TEST_CASE("batch functions on a Tree and a TreeX equal the one-state functions c
   }
 }
 
+// A moving base (free-flyer and planar) on a run-time tree (the Python module's models): rnea,
+// aba, crba and the Jacobians, q of nq rows, v, a, tau of nv; width 1 to the last bit, the
+// build's pack width to rounding; the returning forms; sizes refused with typed errors.
+template <typename Model, int W>
+double floating_batch_against_one_state(const Model& model, std::mt19937& gen, int threads) {
+  const Eigen::Index nq = model.nq_size(), nv = model.nv_size();
+  batch::Workspace<Model, W> ws(model, {threads});
+  const auto frame = model.tree().frame(model.joint_count() - 1, Transform<double>(
+      test::random_rotation(gen), test::random_vector(gen, -0.2, 0.2)));
+  Data<Model> data(model);
+  Worst worst;
+  for (const int n : {1, W + 1, 37}) {
+    Eigen::MatrixXd q(nq, n), v(nv, n), a(nv, n);
+    for (int s = 0; s < n; ++s) {
+      q.col(s) = random_configuration(model, gen, 2.0);
+      v.col(s) = test::random_state<Eigen::VectorXd>(gen, 2.0, int(nv));
+      a.col(s) = test::random_state<Eigen::VectorXd>(gen, 2.0, int(nv));
+    }
+    Eigen::MatrixXd tau(nv, n), acc(nv, n), ms(nv, nv * n), js(6, nv * n);
+    batch::rnea(ws, q, v, a, tau);
+    batch::aba(ws, q, v, tau, acc);
+    batch::crba(ws, q, ms);
+    batch::jacobian(ws, q, frame, ReferenceFrame::world, js);
+    for (int s = 0; s < n; ++s) {
+      const Eigen::VectorXd qs = q.col(s), vs = v.col(s), as = a.col(s), taus = tau.col(s);
+      rnea(model, data, qs, vs, as);
+      worst.add("rnea", tau.col(s), data.tau);
+      crba(model, data, qs);
+      worst.add("crba", ms.middleCols(s * nv, nv), data.M);
+      const double cond = test::condition_number(data.M);
+      aba(model, data, qs, vs, taus);
+      worst.add("aba", acc.col(s), data.a, cond);
+      FloatingJacobian<typename Model::Tree, typename Model::Base> j(6, nv);
+      jacobian(model, data, qs, frame, ReferenceFrame::world, j);
+      worst.add("jacobian", js.middleCols(s * nv, nv), j);
+    }
+    if (n == 37) {  // the returning forms (the build's width)
+      CHECK(relative_error(batch::rnea(model, q, v, a), tau) <= kBatchTolerance);
+      CHECK(relative_error(batch::aba(model, q, v, tau, {threads}), acc) <= 1e-12);
+      CHECK(relative_error(batch::crba(model, q), ms) <= kBatchTolerance);
+    }
+  }
+  if (worst.value > 0) WARN("worst in " << worst.where << ": " << worst.value);
+  return worst.value;
+}
+
+TEST_CASE("batch functions on a moving base equal the one-state functions column by column",
+          "[batch][floating]") {
+  using BatchTree = Tree<double, Parents<-1, 0, 1, 1, 3, 0, 5>, RevoluteZ, Revolute, RevoluteY,
+                         Prismatic, Revolute, RevoluteX, Revolute>;
+  std::mt19937 gen(test::kSeed + 1512);
+  Link<double> body;
+  body.mass = 6.0;
+  body.com = Eigen::Vector3d(0.05, -0.02, 0.1);
+  body.inertia = Eigen::Vector3d(0.3, 0.4, 0.5).asDiagonal();
+  const TreeX<double> tree = TreeX<double>::from(BatchTree(test::random_links<BatchTree>(gen, true)));
+  const FloatingBase<TreeX<double>> flyer(body, tree);
+  const PlanarBaseRobot<TreeX<double>> planar(body, tree);
+  CHECK(floating_batch_against_one_state<FloatingBase<TreeX<double>>, 1>(flyer, gen, 1) == 0.0);
+  CHECK(floating_batch_against_one_state<PlanarBaseRobot<TreeX<double>>, 1>(planar, gen, 1) == 0.0);
+  for (const int threads : {1, 2}) {
+    INFO("threads " << threads);
+    CHECK(floating_batch_against_one_state<FloatingBase<TreeX<double>>, batch::native_width>(
+              flyer, gen, threads) <= kBatchTolerance);
+    CHECK(floating_batch_against_one_state<PlanarBaseRobot<TreeX<double>>, batch::native_width>(
+              planar, gen, threads) <= kBatchTolerance);
+  }
+  batch::Workspace<FloatingBase<TreeX<double>>> ws(flyer);
+  const Eigen::MatrixXd q = Eigen::MatrixXd::Zero(flyer.nq_size(), 3);
+  const Eigen::MatrixXd v = Eigen::MatrixXd::Zero(flyer.nv_size(), 3);
+  Eigen::MatrixXd out(flyer.nv_size(), 3), wrong(flyer.nq_size(), 3);
+  CHECK_THROWS_WITH(batch::rnea(ws, v, v, v, out),
+                    Catch::Contains("batch::rnea: Q is 13 x 3; expected 14 x 3") &&
+                        Catch::Contains("nq rows"));
+  CHECK_THROWS_AS(batch::aba(ws, q, v, v, wrong), ArgumentError);
+  CHECK_THROWS_AS(batch::crba(ws, q, out), ArgumentError);
+}
+
 TEST_CASE("batch: the returning forms equal the in-place forms, and sizes and threads are checked",
           "[batch]") {
   const auto iiwa = robots::kuka_iiwa();

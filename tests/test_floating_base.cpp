@@ -17,6 +17,7 @@
 #include <chaindyn/algorithms/floating_base.hpp>
 #include <chaindyn/identification/floating_regressor.hpp>
 #include <chaindyn/model/tree.hpp>
+#include <chaindyn/simulation/simulate.hpp>
 
 #include <Eigen/Geometry>
 #include <catch2/catch.hpp>
@@ -606,4 +607,160 @@ TEST_CASE("planar base: identities (aba o rnea, crba + Cholesky, energy, momentu
   Link<double> flat = base_body(gen);
   flat.inertia.setZero();
   CHECK_THROWS_AS(PlanarAny(flat, model.tree()), ModelError);
+}
+
+// --- simulate on a moving base -----------------------------------------------------------------
+
+namespace {
+
+FloatAny random_floating_tree(std::mt19937& gen, const Eigen::Vector3d& gravity) {
+  return FloatAny(base_body(gen), TreeX<double>(random_tree_links(gen), tree_kinds(), kFloatParents, gravity));
+}
+
+SimulationOptions<double> tight_rk45() {
+  SimulationOptions<double> o;
+  o.rtol = 1e-11;
+  o.atol = 1e-12;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("floating base: simulate (RK45, RK4 on the manifold) conserves momentum and energy, the quaternion stays unit") {
+  std::mt19937 gen(test::kSeed + 11);
+  const double t_end = test::kUnoptimised ? 0.3 : 1.0;
+  SECTION("no gravity: the centroidal momentum and T constant") {
+    const FloatAny model = random_floating_tree(gen, Eigen::Vector3d::Zero());
+    Data<FloatAny> data(model);
+    const Eigen::VectorXd q0 = random_configuration(model, gen), v0 = random_tangent(model, gen);
+    const Eigen::Matrix<double, 6, 1> h0 = centroidal_momentum(model, data, q0, v0);
+    const double e0 = kinetic_energy(model, data, q0, v0);
+    double worst_h = 0.0, worst_e = 0.0, worst_norm = 0.0;
+    const auto result = simulate(model, q0, v0, ZeroTorque{}, t_end, tight_rk45(),
+                                 [&](const SimulationSample<FloatAny>& s) {
+      worst_h = std::max(worst_h, relative_error(centroidal_momentum(model, data, s.q, s.qd), h0));
+      worst_e = std::max(worst_e, std::abs(kinetic_energy(model, data, s.q, s.qd) - e0) / e0);
+      worst_norm = std::max(worst_norm, std::abs(s.q.segment<4>(3).norm() - 1.0));
+      CHECK(relative_error(s.qdd, aba(model, s.q, s.qd, s.tau)) < 1e-12);
+    });
+    CHECK(result.steps > 10);
+    CHECK(worst_h < 1e-9);
+    CHECK(worst_e < 1e-9);
+    CHECK(worst_norm < 1e-14);
+  }
+  SECTION("gravity: T + V constant; RK45 against RK4 with a fine step and against rk4_step") {
+    const FloatAny model = random_floating_tree(gen, Eigen::Vector3d(0.0, 0.0, -9.81));
+    Data<FloatAny> data(model);
+    const Eigen::VectorXd q0 = random_configuration(model, gen), v0 = random_tangent(model, gen);
+    const auto energy = [&](const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+      return kinetic_energy(model, data, q, v) + potential_energy(model, data, q);
+    };
+    const double e0 = energy(q0, v0);
+    const auto adaptive = simulate(model, q0, v0, ZeroTorque{}, t_end, tight_rk45());
+    double worst_e = 0.0, worst_norm = 0.0;
+    for (std::size_t k = 0; k < adaptive.size(); ++k) {
+      worst_e = std::max(worst_e, std::abs(energy(adaptive.q[k], adaptive.qd[k]) - e0) / std::abs(e0));
+      worst_norm = std::max(worst_norm, std::abs(adaptive.q[k].segment<4>(3).norm() - 1.0));
+    }
+    CHECK(worst_e < 1e-9);
+    CHECK(worst_norm < 1e-14);
+    SimulationOptions<double> fixed;
+    fixed.integrator = Integrator::rk4;
+    fixed.dt = 2.5e-4;
+    const auto fine = simulate(model, q0, v0, ZeroTorque{}, t_end, fixed);
+    REQUIRE(fine.t.back() == t_end);
+    CHECK(difference(model, fine.q.back(), adaptive.q.back()).norm() < 1e-8);
+    CHECK((fine.qd.back() - adaptive.qd.back()).norm() < 1e-8 * fine.qd.back().norm());
+    // simulate's RK4 is rk4_step's RKMK4 (the same stages, summed in another order)
+    Eigen::VectorXd q = q0, v = v0;
+    const Eigen::VectorXd tau = Eigen::VectorXd::Zero(v.size());
+    for (std::size_t k = 1; k < fine.size(); ++k) rk4_step(model, data, q, v, tau, fine.t[k] - fine.t[k - 1]);
+    CHECK(difference(model, fine.q.back(), q).norm() < 1e-12);
+    CHECK((fine.qd.back() - v).norm() < 1e-12 * v.norm());
+  }
+}
+
+TEST_CASE("floating base: simulate a free rigid body spinning about a principal axis (constant omega, R0 exp(omega t))") {
+  // the base body alone (its tree one massless joint with armature: at rest, it moves nothing)
+  Link<double> body;
+  body.mass = 3.0;
+  body.inertia = Eigen::Vector3d(0.4, 0.7, 0.9).asDiagonal();
+  Link<double> massless;
+  massless.axis = Eigen::Vector3d::UnitZ();
+  massless.dynamics.armature = 1.0;
+  ModelChecks checks;
+  checks.regular = false;
+  const FloatAny model(body, TreeX<double>({massless}, {JointKind::revolute}, {no_parent},
+                                           Eigen::Vector3d::Zero(), checks));
+  std::mt19937 gen(test::kSeed + 12);
+  const Eigen::VectorXd q0 = random_configuration(model, gen, 1.0);
+  const Eigen::Quaterniond r0(q0[6], q0[3], q0[4], q0[5]);
+  const Eigen::Vector3d omega(0.0, 2.5, 0.0);  // about the principal axis y
+  const Eigen::Vector3d u(0.3, -0.2, 0.5);     // the centre of mass's (= origin's) world velocity
+  Eigen::VectorXd v0 = Eigen::VectorXd::Zero(7);
+  v0 << omega, r0.toRotationMatrix().transpose() * u, 0.0;
+  for (const Integrator method : {Integrator::rk45, Integrator::rk4}) {
+    SimulationOptions<double> o = tight_rk45();
+    o.integrator = method;
+    o.dt = 1e-3;
+    o.output_interval = 0.05;
+    const auto run = simulate(model, q0, v0, ZeroTorque{}, 2.0, o);
+    CHECK(run.size() == 41);
+    for (std::size_t k = 0; k < run.size(); ++k) {
+      const double t = run.t[k];
+      const Eigen::Quaterniond r = r0 * Eigen::Quaterniond(Eigen::AngleAxisd(omega.norm() * t, omega.normalized()));
+      Eigen::VectorXd expected(8);
+      expected << q0.head<3>() + t * u, r.coeffs(), q0[7];
+      CHECK(difference(model, expected, run.q[k]).norm() < 1e-9);
+      CHECK((run.qd[k].head<3>() - omega).norm() < 1e-9);
+      CHECK((run.qd[k].segment<3>(3) - r.toRotationMatrix().transpose() * u).norm() < 1e-9);
+      CHECK(std::abs(run.q[k].segment<4>(3).norm() - 1.0) < 1e-14);
+    }
+  }
+}
+
+TEST_CASE("planar base: simulate conserves T + V and the momentum the ground cannot change") {
+  std::mt19937 gen(test::kSeed + 13);
+  const PlanarAny model = random_planar(gen);
+  Data<PlanarAny> data(model);
+  const Eigen::VectorXd q0 = random_configuration(model, gen), v0 = random_tangent(model, gen);
+  const auto energy = [&](const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+    return kinetic_energy(model, data, q, v) + potential_energy(model, data, q);
+  };
+  const auto momentum = [&](const Eigen::VectorXd& q, const Eigen::VectorXd& v) {  // [k_z about O; l_x; l_y]
+    const Eigen::Matrix<double, 6, 1> hg = centroidal_momentum(model, data, q, v);
+    return Eigen::Vector3d(hg[2] + data.com.x() * hg[4] - data.com.y() * hg[3], hg[3], hg[4]);
+  };
+  const double e0 = energy(q0, v0);
+  const Eigen::Vector3d h0 = momentum(q0, v0);
+  const double t_end = test::kUnoptimised ? 0.3 : 1.0;
+  const auto adaptive = simulate(model, q0, v0, ZeroTorque{}, t_end, tight_rk45());
+  for (std::size_t k = 0; k < adaptive.size(); ++k) {
+    CHECK(std::abs(energy(adaptive.q[k], adaptive.qd[k]) - e0) < 1e-9 * std::abs(e0));
+    CHECK((momentum(adaptive.q[k], adaptive.qd[k]) - h0).norm() < 1e-9 * (1.0 + h0.norm()));
+  }
+  SimulationOptions<double> fixed;
+  fixed.integrator = Integrator::rk4;
+  fixed.dt = 2.5e-4;
+  const auto fine = simulate(model, q0, v0, ZeroTorque{}, t_end, fixed);
+  CHECK(difference(model, fine.q.back(), adaptive.q.back()).norm() < 1e-8);
+  CHECK((fine.qd.back() - adaptive.qd.back()).norm() < 1e-8 * fine.qd.back().norm());
+}
+
+TEST_CASE("floating base: simulate's bad input gets a typed error") {
+  std::mt19937 gen(test::kSeed + 14);
+  const FloatAny model = random_floating_tree(gen, Eigen::Vector3d::Zero());
+  const Eigen::VectorXd q0 = model.neutral(), v0 = Eigen::VectorXd::Zero(model.nv_size());
+  CHECK_THROWS_AS(simulate(model, q0, Eigen::VectorXd::Zero(model.nq_size()), ZeroTorque{}, 0.1), ArgumentError);
+  CHECK_THROWS_AS(simulate(model, v0, v0, ZeroTorque{}, 0.1), ArgumentError);
+  Eigen::VectorXd scaled = q0;
+  scaled.segment<4>(3) *= 1.1;  // not a unit quaternion
+  CHECK_THROWS_AS(simulate(model, scaled, v0, ZeroTorque{}, 0.1), ArgumentError);
+  const auto short_tau = [](double, const Eigen::VectorXd&, const Eigen::VectorXd&) { return Eigen::VectorXd::Zero(3).eval(); };
+  CHECK_THROWS_AS(simulate(model, q0, v0, short_tau, 0.1), ArgumentError);
+  // a quaternion unit to 1e-6 is normalized: the first sample's is unit to rounding
+  Eigen::VectorXd nearly = q0;
+  nearly.segment<4>(3) *= 1.0 + 5e-7;
+  const auto run = simulate(model, nearly, v0, ZeroTorque{}, 0.01);
+  CHECK(std::abs(run.q.front().segment<4>(3).norm() - 1.0) < 1e-15);
 }

@@ -211,14 +211,14 @@ class batch:
     @staticmethod
     def workspaces(robot: Union[Robot, TreeRobot]) -> list[int]: ...  # thread counts of the kept workspaces
     @staticmethod
-    def rnea(robot: Union[Robot, TreeRobot], Q: ArrayLike, Qd: ArrayLike, Qdd: ArrayLike, *,
-             threads: int = 1) -> Matrix: ...  # (nq, N)
+    def rnea(robot: Union[Robot, TreeRobot, FloatingRobot, PlanarRobot], Q: ArrayLike, Qd: ArrayLike, Qdd: ArrayLike, *,
+             threads: int = 1) -> Matrix: ...  # (nq, N); (nv, N) on a moving base
     @staticmethod
-    def aba(robot: Union[Robot, TreeRobot], Q: ArrayLike, Qd: ArrayLike, Tau: ArrayLike, *,
-            threads: int = 1) -> Matrix: ...  # (nq, N)
+    def aba(robot: Union[Robot, TreeRobot, FloatingRobot, PlanarRobot], Q: ArrayLike, Qd: ArrayLike, Tau: ArrayLike, *,
+            threads: int = 1) -> Matrix: ...  # (nq, N); (nv, N) on a moving base
     @staticmethod
-    def crba(robot: Union[Robot, TreeRobot], Q: ArrayLike, *,
-             threads: int = 1) -> Matrices: ...  # (N, nq, nq)
+    def crba(robot: Union[Robot, TreeRobot, FloatingRobot, PlanarRobot], Q: ArrayLike, *,
+             threads: int = 1) -> Matrices: ...  # (N, nq, nq); (N, nv, nv) on a moving base
     @staticmethod
     def rnea_derivatives(robot: Robot, Q: ArrayLike, Qd: ArrayLike, Qdd: ArrayLike, *,
                          threads: int = 1) -> Tuple[Matrices, Matrices]: ...
@@ -282,7 +282,7 @@ class RobotIdentification:
                               minimum_eigenvalue: float = 1e-8, tolerance: float = 1e-9,
                               max_newton_steps: int = 2000) -> dict[str, Any]: ...  # robot, ...
 
-def simulate(robot: Union[Robot, TreeRobot], q0: ArrayLike, qd0: ArrayLike,
+def simulate(robot: Union[Robot, TreeRobot, FloatingRobot, PlanarRobot], q0: ArrayLike, qd0: ArrayLike,
              controller: Optional[Callable[[float, Vector, Vector], ArrayLike]] = None,
              t_end: float = 1.0, integrator: str = "rk45", dt: float = 1e-3,
              rtol: float = 1e-6, atol: float = 1e-9,

@@ -6,13 +6,20 @@
 // load_urdf_floating / load_urdf_planar.
 #include "bindings.hpp"
 
+#include <chaindyn/batch/floating.hpp>
+#include <chaindyn/simulation/simulate.hpp>
+
 #ifdef CHAINDYN_PYTHON_URDF
 #include <chaindyn/urdf.hpp>
 #endif
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace chaindyn::python {
+
+Integrator integrator_arg(const std::string& s, const char* function);  // simulation.cpp
 
 #ifdef CHAINDYN_PYTHON_URDF
 py::list report_list(const urdf::Report& report);  // model.cpp
@@ -75,9 +82,119 @@ TreeRobot::FrameType floating_frame_arg(const R& r, const py::handle& frame,
 
 /// The functions that take a robot on a moving base of type R (FloatingRobot, PlanarRobot):
 /// overloads of the fixed-base ones.
+/// The columns of a batch argument checked: finite entries, and for configurations each
+/// column's base (a free-flyer's unit quaternion, to 1e-6). The sizes are checked by the C++
+/// batch functions (ValueError).
+template <typename R>
+void check_batch_columns(const Mat& x, bool config, const char* f, const char* name) {
+  for (Eigen::Index s = 0; s < x.cols(); ++s) {
+    for (Eigen::Index k = 0; k < x.rows(); ++k) {
+      if (!std::isfinite(x(k, s))) {
+        throw py::value_error(std::string("chaindyn: ") + f + ": " + name + "[" +
+                              std::to_string(k) + ", " + std::to_string(s) + "] is not finite");
+      }
+    }
+    if (config && x.rows() >= R::Base::nq) R::Base::check_configuration(f, x.col(s));
+  }
+}
+
+/// chaindyn.batch's rnea, aba, crba on a robot on a moving base (R: FloatingRobot,
+/// PlanarRobot): the C++ returning forms (a workspace per call), Q of nq rows, the others nv.
+template <typename R>
+void bind_moving_base_batch(py::module_& b) {
+  using py::arg;
+  b.def(
+      "rnea",
+      [](const R& r, const Mat& q, const Mat& v, const Mat& a, int threads) -> Mat {
+        const char* f = "batch.rnea";
+        check_batch_columns<R>(q, true, f, "Q");
+        check_batch_columns<R>(v, false, f, "Qd");
+        check_batch_columns<R>(a, false, f, "Qdd");
+        py::gil_scoped_release release;
+        return batch::rnea(r, q, v, a, batch::Options{threads});
+      },
+      arg("robot"), arg("Q"), arg("Qd"), arg("Qdd"), py::kw_only(), arg("threads") = 1,
+      "On a moving base: out[:, s] = rnea(robot, Q[:, s], Qd[:, s], Qdd[:, s]); Q (nq, N), the "
+      "others and the result (nv, N).");
+  b.def(
+      "aba",
+      [](const R& r, const Mat& q, const Mat& v, const Mat& tau, int threads) -> Mat {
+        const char* f = "batch.aba";
+        require_regular(r, f);
+        check_batch_columns<R>(q, true, f, "Q");
+        check_batch_columns<R>(v, false, f, "Qd");
+        check_batch_columns<R>(tau, false, f, "Tau");
+        py::gil_scoped_release release;
+        return batch::aba(r, q, v, tau, batch::Options{threads});
+      },
+      arg("robot"), arg("Q"), arg("Qd"), arg("Tau"), py::kw_only(), arg("threads") = 1,
+      "On a moving base: out[:, s] = aba(robot, Q[:, s], Qd[:, s], Tau[:, s]); Q (nq, N), the "
+      "others and the result (nv, N).");
+  b.def(
+      "crba",
+      [](const R& r, const Mat& q, int threads) {
+        const char* f = "batch.crba";
+        check_batch_columns<R>(q, true, f, "Q");
+        Mat ms;
+        {
+          py::gil_scoped_release release;
+          ms = batch::crba(r, q, batch::Options{threads});
+        }
+        const auto nv = py::ssize_t(r.nv_size()), n = py::ssize_t(q.cols());
+        constexpr auto size = py::ssize_t(sizeof(double));
+        py::array_t<double> out({n, nv, nv}, {size * nv * nv, size, size * nv});
+        std::copy(ms.data(), ms.data() + ms.size(), out.mutable_data());
+        return out;
+      },
+      arg("robot"), arg("Q"), py::kw_only(), arg("threads") = 1,
+      "On a moving base: out[s] = crba(robot, Q[:, s]), an (N, nv, nv) array.");
+}
+
 template <typename R>
 void bind_moving_base_functions(py::module_& m) {
   using py::arg;
+
+  m.def(
+      "simulate",
+      [](const R& r, const py::object& q0, const py::object& v0, const py::object& controller,
+         double t_end, const std::string& integrator, double dt, double rtol, double atol,
+         double output_interval) {
+        const char* f = "simulate";
+        require_regular(r, f);
+        const Vec q = config_arg(r, q0, f, "q0"), v = tangent_arg(r, v0, f, "qd0");
+        SimulationOptions<double> o;
+        o.integrator = integrator_arg(integrator, f);
+        o.dt = dt;
+        o.rtol = rtol;
+        o.atol = atol;
+        o.output_interval = output_interval;
+        const Eigen::Index nq = r.nq_size(), nv = r.nv_size();
+        const bool passive = controller.is_none();
+        const auto control = [&](double t, const Vec& qs, const Vec& vs) -> Vec {
+          if (passive) return Vec::Zero(nv);
+          const py::object tau = controller(t, qs, vs);
+          return Vec(vec_arg(tau, "simulate: the controller's result", "tau").map());
+        };
+        const SimulationResult<R> run = simulate(r, q, v, control, t_end, o);
+        py::dict out;
+        out["t"] = Vec(Eigen::Map<const Vec>(run.t.data(), Eigen::Index(run.t.size())));
+        out["q"] = stack_rows(run.q, nq);
+        out["qd"] = stack_rows(run.qd, nv);
+        out["qdd"] = stack_rows(run.qdd, nv);
+        out["tau"] = stack_rows(run.tau, nv);
+        out["steps"] = run.stats.steps;
+        out["rejected_steps"] = run.stats.rejected_steps;
+        out["evaluations"] = run.stats.evaluations;
+        return out;
+      },
+      arg("robot"), arg("q0"), arg("qd0"), arg("controller") = py::none(), arg("t_end") = 1.0,
+      arg("integrator") = "rk45", arg("dt") = 1e-3, arg("rtol") = 1e-6, arg("atol") = 1e-9,
+      arg("output_interval") = 0.0,
+      "Simulates the robot on its moving base from (q0 (nq), qd0 = v0 (nv)) to t_end under "
+      "tau = controller(t, q, v) (nv entries: the base's generalized forces, then the joints'; "
+      "None: no force), forward dynamics by aba, the methods in their Munthe-Kaas form on the "
+      "configuration manifold (the quaternion stays unit). Returns a dict: t (N,), q (N, nq), "
+      "qd, qdd, tau (N, nv), steps, rejected_steps, evaluations.");
 
   m.def(
       "integrate",
@@ -334,6 +451,9 @@ docs/floating_base.md.)doc")
 
   bind_moving_base_functions<FloatingRobot>(m);
   bind_moving_base_functions<PlanarRobot>(m);
+  py::module_ b = m.attr("batch").cast<py::module_>();  // made by bind_batch
+  bind_moving_base_batch<FloatingRobot>(b);
+  bind_moving_base_batch<PlanarRobot>(b);
 
 #ifdef CHAINDYN_PYTHON_URDF
   m.def(

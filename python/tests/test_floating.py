@@ -26,7 +26,7 @@ def body(mass, com, inertia):
     return link
 
 
-def two_arms():
+def two_arms(gravity=None):
     """A tree of three joints (a torso and two arms) with masses."""
     links = []
     for k, y in enumerate((0.0, 0.2, -0.2)):
@@ -34,7 +34,7 @@ def two_arms():
         link.placement = np.array([[1, 0, 0, 0.0], [0, 1, 0, y], [0, 0, 1, 0.3], [0, 0, 0, 1.0]])
         link.axis = np.array([0.0, 1.0, 0.0]) if k else np.array([0.0, 0.0, 1.0])
         links.append(link)
-    return cd.TreeRobot(links, ["revolute"] * 3, [-1, 0, 0])
+    return cd.TreeRobot(links, ["revolute"] * 3, [-1, 0, 0], gravity)
 
 
 def robot():
@@ -203,3 +203,63 @@ def test_derivatives_against_finite_differences_on_the_manifold(make):
     assert rel(av, -minv @ dv) < 1e-10
     with pytest.raises(ValueError, match="v"):
         cd.rnea_derivatives(r, q, v[:-1], a)
+
+
+def test_simulate_on_a_moving_base_conserves_momentum_and_energy():
+    """No gravity, no force: the centroidal momentum and T stay (to rk45's tolerance), the
+    quaternion stays unit; with gravity T + V stays; rk4 with a fine step agrees with rk45."""
+    free = cd.FloatingRobot(body(10.0, [0.0, 0.0, 0.1], np.diag([0.5, 0.6, 0.7])),
+                            two_arms(gravity=[0.0, 0.0, 0.0]))
+    q0, v0, _ = state(free, 21)
+    run = cd.simulate(free, q0, v0, t_end=0.5, rtol=1e-11, atol=1e-12)
+    assert run["q"].shape[1] == free.nq and run["qd"].shape[1] == free.nv
+    h0 = cd.centroidal_momentum(free, q0, v0)
+    e0 = cd.kinetic_energy(free, q0, v0)
+    for q, v in zip(run["q"], run["qd"]):
+        assert rel(cd.centroidal_momentum(free, q, v), h0) < 1e-9
+        assert abs(cd.kinetic_energy(free, q, v) - e0) < 1e-9 * e0
+        assert abs(np.linalg.norm(q[3:7]) - 1.0) < 1e-14
+    r = robot()
+    q0, v0, _ = state(r, 22)
+    adaptive = cd.simulate(r, q0, v0, t_end=0.5, rtol=1e-11, atol=1e-12)
+    energy = [cd.kinetic_energy(r, q, v) + cd.potential_energy(r, q)
+              for q, v in zip(adaptive["q"], adaptive["qd"])]
+    assert np.max(np.abs(np.array(energy) - energy[0])) < 1e-8 * max(1.0, abs(energy[0]))
+    fine = cd.simulate(r, q0, v0, t_end=0.5, integrator="rk4", dt=5e-4)
+    assert np.linalg.norm(cd.difference(r, fine["q"][-1], adaptive["q"][-1])) < 1e-8
+    # the controller's forces (nv entries) reach aba: qdd is aba's at each sample
+    push = cd.simulate(r, q0, v0, controller=lambda t, q, v: np.full(r.nv, 0.5), t_end=0.05)
+    for q, v, a, tau in zip(push["q"], push["qd"], push["qdd"], push["tau"]):
+        assert rel(a, cd.aba(r, q, v, tau)) < 1e-12
+    with pytest.raises(ValueError):
+        cd.simulate(r, q0, v0, controller=lambda t, q, v: np.zeros(3), t_end=0.05)
+    planar = cd.PlanarRobot(body(40.0, [-0.2, 0.0, 0.2], np.diag([1.4, 2.2, 2.5])), two_arms())
+    qp, vp, _ = state(planar, 23)
+    run = cd.simulate(planar, qp, vp, t_end=0.5, rtol=1e-11, atol=1e-12)
+    energy = [cd.kinetic_energy(planar, q, v) + cd.potential_energy(planar, q)
+              for q, v in zip(run["q"], run["qd"])]
+    assert np.max(np.abs(np.array(energy) - energy[0])) < 1e-8 * max(1.0, abs(energy[0]))
+
+
+def test_batch_on_a_moving_base_is_a_loop_of_single_calls():
+    for r in (robot(), cd.PlanarRobot(body(40.0, [-0.2, 0.0, 0.2], np.diag([1.4, 2.2, 2.5])), two_arms())):
+        rng = np.random.default_rng(31)
+        n = 11
+        q = np.column_stack([cd.random_configuration(r, 40 + s) for s in range(n)])
+        v, a = rng.normal(size=(2, r.nv, n))
+        tau = cd.batch.rnea(r, q, v, a)
+        acc = cd.batch.aba(r, q, v, tau, threads=2)
+        ms = cd.batch.crba(r, q)
+        assert tau.shape == (r.nv, n) and ms.shape == (n, r.nv, r.nv)
+        for s in range(n):
+            assert rel(tau[:, s], cd.rnea(r, q[:, s], v[:, s], a[:, s])) < 1e-14
+            assert rel(acc[:, s], cd.aba(r, q[:, s], v[:, s], tau[:, s])) < 1e-12
+            assert rel(ms[s], cd.crba(r, q[:, s])) < 1e-14
+        with pytest.raises(ValueError):
+            cd.batch.rnea(r, q, v[:-1], a)  # Qd one row short
+    with pytest.raises(ValueError):
+        cd.batch.rnea(robot(), np.zeros((9, 2)), np.zeros((9, 2)), np.zeros((9, 2)))  # Q of nv rows
+    bad = np.column_stack([robot().neutral()] * 2)
+    bad[3:7, 1] *= 2.0  # not a unit quaternion
+    with pytest.raises(ValueError):
+        cd.batch.crba(robot(), bad)

@@ -356,3 +356,34 @@ TEST_CASE("batch functions with a Workspace make no heap allocation", "[no_mallo
     REQUIRE((acc - qdd).cwiseAbs().maxCoeff() < 1e-8);
   }
 }
+
+TEST_CASE("batch functions on a moving base with a Workspace make no heap allocation",
+          "[no_malloc][batch][floating]") {
+  using Model = FloatingBase<ChainN<double, 7, Revolute>>;
+  std::mt19937 gen(test::kSeed + 2);
+  Link<double> body;
+  body.mass = 20.0;
+  body.inertia = Eigen::Vector3d(1.0, 1.5, 2.0).asDiagonal();
+  const Model model(body, ChainN<double, 7, Revolute>(test::random_links<ChainN<double, 7, Revolute>>(gen, true)));
+  const Eigen::Index n = 2 * batch::native_width + 3;
+  batch::ConfigStates<Model> q(14, n);
+  batch::TangentStates<Model> v(13, n), a(13, n), tau(13, n), acc(13, n), ms(13, 13 * n);
+  for (Eigen::Index s = 0; s < n; ++s) {
+    q.col(s) = random_configuration(model, gen);
+    for (Eigen::Index k = 0; k < 13; ++k) {
+      v(k, s) = test::uniform(gen, -2, 2);
+      a(k, s) = test::uniform(gen, -2, 2);
+    }
+  }
+  Eigen::Matrix<double, 6, Eigen::Dynamic> js(6, 13 * n);
+  const auto frame = model.tree().frame(6);
+  for (const int threads : {1, 2}) {
+    batch::Workspace<Model> ws(model, {threads});
+    INFO("threads " << threads);
+    REQUIRE_NO_ALLOCATION(batch::rnea(ws, q, v, a, tau));
+    REQUIRE_NO_ALLOCATION(batch::aba(ws, q, v, tau, acc));
+    REQUIRE_NO_ALLOCATION(batch::crba(ws, q, ms));
+    REQUIRE_NO_ALLOCATION(batch::jacobian(ws, q, frame, ReferenceFrame::world, js));
+    REQUIRE((acc - a).cwiseAbs().maxCoeff() < 1e-8);
+  }
+}

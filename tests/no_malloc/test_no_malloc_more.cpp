@@ -440,6 +440,46 @@ TEST_CASE("streaming simulate on a compile-time tree makes no heap allocation pe
   }
 }
 
+TEST_CASE("streaming simulate on a moving base (free-flyer, planar) makes no heap allocation "
+          "beyond its workspace", "[no_malloc][simulation][floating]") {
+  using T = Tree<double, Parents<-1, 0, 0>, RevoluteZ, Revolute, PrismaticX>;
+  std::mt19937 gen(test::kSeed + 1);
+  const T tree(test::random_links<T>(gen, true));
+  Link<double> body;
+  body.mass = 4.0;
+  body.inertia = Eigen::Vector3d(0.3, 0.4, 0.5).asDiagonal();
+  const auto check = [&](const auto& model) {
+    using Model = std::decay_t<decltype(model)>;
+    typename Model::ConfigVector q0 = random_configuration(model, gen, 1.0);
+    typename Model::TangentVector v0 = Model::TangentVector::Constant(0.3);
+    for (Integrator method : {Integrator::semi_implicit_euler, Integrator::rk4, Integrator::rk45}) {
+      SimulationOptions<double> options;
+      options.integrator = method;
+      options.output_interval = method == Integrator::rk45 ? 0.01 : 0.0;  // RK45: dense output
+      std::size_t samples = 0;
+      double checksum = 0;
+      std::size_t total = 0, at_last_sample = 0;
+      {
+        const EigenNoMalloc eigen_net;
+        const test::AllocationScope scope;
+        simulate(model, q0, v0, ZeroTorque{}, 0.1, options, [&](const SimulationSample<Model>& s) {
+          at_last_sample = scope.count();
+          ++samples;
+          checksum += s.q.sum() + s.qdd.sum();
+        });
+        total = scope.count();
+      }
+      INFO("integrator " << int(method));
+      REQUIRE(at_last_sample == 1);  // the Data workspace
+      REQUIRE(total == 1);
+      CHECK(samples > 5);
+      CHECK(std::isfinite(checksum));
+    }
+  };
+  check(FloatingBase<T>(body, tree));
+  check(PlanarBaseRobot<T>(body, tree));
+}
+
 // Task-space dynamics and frame motion (algorithms/operational_space.hpp, frame_motion.hpp): a
 // compile-time chain and a ChainX, every in-place form (the dense reference route allocates for
 // a ChainX and is left out there).

@@ -153,6 +153,30 @@ inline void integrate_into(const FloatingBase<Tree, BaseJoint>& model, const Eig
   out.tail(n) = q.tail(n) + dt * v.tail(n);
 }
 
+/// out = dexp^-1_{-theta}(xi) truncated after the second-order term, the rate of the increment
+/// theta of q = q_0 (+) theta moving with the tangent vector xi (the base's body velocity):
+///     theta' = xi + 1/2 theta x xi + 1/12 theta x (theta x xi)
+/// on the base's entries (the Bernoulli series of dexp^-1, whose next term, B_3, is zero: the
+/// truncation keeps Munthe-Kaas methods of order up to 5: Hairer, Lubich and Wanner, Geometric
+/// Numerical Integration, sec. III.4 for the series, sec. IV.8.2 for its truncation), theta' =
+/// xi on the joints'. Allocation-free on a compile-time tree.
+template <typename BaseJoint, typename Tangent>
+inline void dexp_inverse_into(const Tangent& theta, const Tangent& xi, Tangent& out) {
+  using Scalar = typename Tangent::Scalar;
+  constexpr int kBase = BaseJoint::nv;
+  const Motion<Scalar> t = BaseJoint::motion(theta.template head<kBase>());
+  const Motion<Scalar> x = BaseJoint::motion(xi.template head<kBase>());
+  const Motion<Scalar> tx = cross(t, x);
+  const Motion<Scalar> ttx = cross(t, tx);
+  out = xi;
+  if constexpr (kBase == 6) {
+    out.template head<3>() += Scalar(0.5) * tx.angular + ttx.angular / Scalar(12);
+    out.template segment<3>(3) += Scalar(0.5) * tx.linear + ttx.linear / Scalar(12);
+  } else {
+    out.template head<kBase>() += BaseJoint::project(Scalar(0.5) * tx + (Scalar(1) / Scalar(12)) * ttx);
+  }
+}
+
 }  // namespace detail
 
 // --- Configuration space --------------------------------------------------------------------
@@ -568,20 +592,8 @@ void rk4_step(const FloatingBase<Tree, BaseJoint>& model, Data<FloatingBase<Tree
   using Scalar = typename Tree::Scalar;
   using Tangent = typename Model::TangentVector;
   const Eigen::Index nv = model.nv_size();
-  // theta' for the stage velocity xi at theta (the base's entries; joints: xi itself)
   const auto theta_rate = [](const Tangent& theta, const Tangent& xi, Tangent& out) {
-    constexpr int kBase = BaseJoint::nv;
-    const Motion<Scalar> t = BaseJoint::motion(theta.template head<kBase>());
-    const Motion<Scalar> x = BaseJoint::motion(xi.template head<kBase>());
-    const Motion<Scalar> tx = cross(t, x);
-    const Motion<Scalar> ttx = cross(t, tx);
-    out = xi;
-    if constexpr (kBase == 6) {
-      out.template head<3>() += Scalar(0.5) * tx.angular + ttx.angular / Scalar(12);
-      out.template segment<3>(3) += Scalar(0.5) * tx.linear + ttx.linear / Scalar(12);
-    } else {
-      out.template head<kBase>() += BaseJoint::project(Scalar(0.5) * tx + (Scalar(1) / Scalar(12)) * ttx);
-    }
+    detail::dexp_inverse_into<BaseJoint>(theta, xi, out);
   };
   Tangent kq[4], kv[4], theta(nv), vs(nv);
   typename Model::ConfigVector qs(model.nq_size());

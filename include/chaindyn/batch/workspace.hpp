@@ -143,7 +143,7 @@ class Workspace {
   }
   Data<PackModel>& data(int t) noexcept { return per_thread_[std::size_t(t)]->derivatives.data; }
   /// Thread t's pack inputs: q, qd, and qdd or tau (sized to the model).
-  std::array<typename PackModel::Vector, 3>& inputs(int t) noexcept {
+  auto& inputs(int t) noexcept {
     return per_thread_[std::size_t(t)]->inputs;
   }
   /// Thread t's pack Jacobian (6 x joint count).

@@ -23,6 +23,7 @@
 #include "chaindyn/model/data.hpp"
 #include "chaindyn/model/link.hpp"
 #include "chaindyn/model/root_motion.hpp"
+#include "chaindyn/model/scalar_cast.hpp"
 
 #include <Eigen/Cholesky>
 
@@ -124,6 +125,9 @@ template <typename Scalar>
 struct FreeFlyer {
   static constexpr int nq = 7;
   static constexpr int nv = 6;
+  /// The same joint in scalar S (FloatingBase::cast).
+  template <typename S>
+  using rebind = FreeFlyer<S>;
   using Config = Eigen::Matrix<Scalar, 7, 1>;
   using Tangent = Eigen::Matrix<Scalar, 6, 1>;
 
@@ -278,6 +282,9 @@ template <typename Scalar>
 struct PlanarBase {
   static constexpr int nq = 3;
   static constexpr int nv = 3;
+  /// The same joint in scalar S (FloatingBase::cast).
+  template <typename S>
+  using rebind = PlanarBase<S>;
   using Config = Vector3<Scalar>;
   using Tangent = Vector3<Scalar>;
 
@@ -476,7 +483,27 @@ class FloatingBase {
     return q;
   }
 
+  /// The same model in scalar NewScalar: the tree's cast (Chain::cast) on the base body's
+  /// inertia, number by number (batch::Workspace runs a FloatingBase of packs).
+  template <typename NewScalar>
+  auto cast() const {
+    using NewTree = std::decay_t<decltype(tree_.template cast<NewScalar>())>;
+    using Out = FloatingBase<NewTree, typename Base::template rebind<NewScalar>>;
+    Inertia<NewScalar> inertia;
+    inertia.mass = detail::scalar_cast<NewScalar>(base_inertia_.mass);
+    inertia.first_moment = detail::matrix_cast<NewScalar>(base_inertia_.first_moment);
+    inertia.rotational = detail::matrix_cast<NewScalar>(base_inertia_.rotational);
+    return Out(typename Out::CastTag{}, tree_.template cast<NewScalar>(), inertia);
+  }
+
  private:
+  template <typename, typename>
+  friend class FloatingBase;
+  struct CastTag {};
+  // A cast's model: the base inertia taken as it is (validated in the model it came from).
+  FloatingBase(CastTag, Tree tree, const Inertia<Scalar>& inertia)
+      : tree_(std::move(tree)), base_inertia_(inertia) {}
+
   Tree tree_;
   Inertia<Scalar> base_inertia_;
 };

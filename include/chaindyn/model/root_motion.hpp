@@ -26,6 +26,40 @@ struct FixedRoot {};
 template <typename BaseJoint>
 struct MovingRoot {};
 
+/// x = A^-1 b, A symmetric positive definite: Eigen's LLT for a scalar whose comparisons are
+/// bool; the same Cholesky factorization written out, without a branch, for a scalar whose
+/// comparisons are per lane (batch::Pack: W states at once).
+template <typename Scalar, int K>
+Eigen::Matrix<Scalar, K, 1> spd_solve(const Eigen::Matrix<Scalar, K, K>& m,
+                                      const Eigen::Matrix<Scalar, K, 1>& b) noexcept {
+  if constexpr (std::is_same_v<decltype(std::declval<Scalar>() < std::declval<Scalar>()), bool>) {
+    return m.llt().solve(b);
+  } else {
+    using std::sqrt;
+    Eigen::Matrix<Scalar, K, K> l = m;  // L in the lower triangle (Cholesky-Banachiewicz)
+    for (int j = 0; j < K; ++j) {
+      Scalar d = l(j, j);
+      for (int k = 0; k < j; ++k) d -= l(j, k) * l(j, k);
+      l(j, j) = sqrt(d);
+      for (int i = j + 1; i < K; ++i) {
+        Scalar s = l(i, j);
+        for (int k = 0; k < j; ++k) s -= l(i, k) * l(j, k);
+        l(i, j) = s / l(j, j);
+      }
+    }
+    Eigen::Matrix<Scalar, K, 1> x = b;  // L y = b, then L^T x = y
+    for (int i = 0; i < K; ++i) {
+      for (int k = 0; k < i; ++k) x[i] -= l(i, k) * x[k];
+      x[i] = x[i] / l(i, i);
+    }
+    for (int i = K - 1; i >= 0; --i) {
+      for (int k = i + 1; k < K; ++k) x[i] -= l(k, i) * x[k];
+      x[i] = x[i] / l(i, i);
+    }
+    return x;
+  }
+}
+
 /// The motion of a moving base body (a floating base, model/floating_base.hpp) as the root state
 /// of a fixed-base pass: the tree's root links are attached to it. v: the base body's velocity,
 /// a: its acceleration with gravity as a fictitious acceleration (a - a_g), both in the base
@@ -53,18 +87,19 @@ struct RootMotion {
   void resolve() noexcept {
     if constexpr (BaseJoint::nv == 6) {
       const Eigen::Matrix<Scalar, 6, 1> rhs = f.vector() - pA.vector();
-      const Eigen::Matrix<Scalar, 6, 1> x = IA.matrix().llt().solve(rhs);
+      const Eigen::Matrix<Scalar, 6, 1> x = spd_solve<Scalar, 6>(IA.matrix(), rhs);
       a = Motion<Scalar>(x.template head<3>(), x.template tail<3>());
     } else {
       Force<Scalar> rhs = f;
       rhs -= pA;
       rhs += IA * gravity;
       const Eigen::Matrix<Scalar, BaseJoint::nv, BaseJoint::nv> d = BaseJoint::project(IA.matrix());
-      const Eigen::Matrix<Scalar, BaseJoint::nv, 1> ab = d.llt().solve(BaseJoint::project(rhs));
+      const Eigen::Matrix<Scalar, BaseJoint::nv, 1> ab = spd_solve<Scalar, BaseJoint::nv>(d, BaseJoint::project(rhs));
       a = BaseJoint::motion(ab);
       a -= gravity;
     }
   }
+
 };
 
 /// A root tag's base joint: MovingRoot's, void for FixedRoot (whose passes name root_of in

@@ -40,21 +40,25 @@ struct DormandPrince {
                           d6 = -1453857185.0 / 822651844.0, d7 = 69997945.0 / 29380423.0;
 };
 
-/// Workspace of the rk45 method: the stage slopes of q (velocities) and qd (accelerations),
-/// the stage states, the new state and the dense-output coefficients of both components.
-template <typename Vector>
+/// Workspace of the rk45 method on a Space: the stage slopes of q (increment rates) and qd
+/// (accelerations), the stage states and increments, the new state, the error estimates, the
+/// dense-output coefficients of both components and the scale buffers of the error norm.
+template <typename Space>
 struct Rk45Work {
-  Vector v[7], a[7];  // k_i of q (stage velocities) and of qd (stage accelerations)
-  Vector qs, qds;     // a stage's state
-  Vector q_new, qd_new, err_q, err_qd;
-  Vector rq[4], rqd[4];  // dense output r2..r5 of q and qd
-  Vector q_out, qd_out, a_out;
-  explicit Rk45Work(Eigen::Index n) {
-    for (Vector* x : {&qs, &qds, &q_new, &qd_new, &err_q, &err_qd, &q_out, &qd_out, &a_out}) {
-      *x = sized<Vector>(n);
+  using Config = typename Space::Config;
+  using Tangent = typename Space::Tangent;
+  Tangent v[7], a[7];  // k_i of the increment (stage rates) and of qd (stage accelerations)
+  Config qs, q_new, q_out;
+  Tangent th, th_new, qds, qd_new, err_q, err_qd, qd_out, a_out, scale0, scale1;
+  Tangent rq[4], rqd[4];  // dense output r2..r5 of the increment and of qd
+  Rk45Work(Eigen::Index nq, Eigen::Index nv) {
+    for (Config* x : {&qs, &q_new, &q_out}) *x = sized<Config>(nq);
+    for (Tangent* x : {&th, &th_new, &qds, &qd_new, &err_q, &err_qd, &qd_out, &a_out, &scale0,
+                       &scale1}) {
+      *x = sized<Tangent>(nv);
     }
-    for (int i = 0; i < 7; ++i) v[i] = a[i] = sized<Vector>(n);
-    for (int i = 0; i < 4; ++i) rq[i] = rqd[i] = sized<Vector>(n);
+    for (int i = 0; i < 7; ++i) v[i] = a[i] = sized<Tangent>(nv);
+    for (int i = 0; i < 4; ++i) rq[i] = rqd[i] = sized<Tangent>(nv);
   }
 };
 
@@ -66,8 +70,8 @@ struct Rk45Work {
 
 /// max_i |err_i| / (atol + rtol max(|y_i|, |y_new_i|)) (ode45's norm). NaN when any ratio is
 /// NaN (a NaN stage), so that the caller rejects the step.
-template <typename Vector>
-typename Vector::Scalar rk45_error_norm(const Vector& err, const Vector& y, const Vector& y_new,
+template <typename Vector, typename Y>
+typename Vector::Scalar rk45_error_norm(const Vector& err, const Y& y, const Y& y_new,
                                         typename Vector::Scalar rtol,
                                         typename Vector::Scalar atol) noexcept {
   using Scalar = typename Vector::Scalar;
@@ -113,12 +117,21 @@ void dense_evaluate(typename Vector::Scalar theta, const Vector& y0, const Vecto
   throw_error<IntegrationError>("integrate (rk45): ", what, " at t = ", t, " (step ", h, ")");
 }
 
-template <typename Vector, typename Eval, typename Emit>
-IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
-                                typename Vector::Scalar t_end,
-                                const IntegrationOptions<typename Vector::Scalar>& o,
+/// The Dormand-Prince 5(4) method with step-size control (Hairer, Norsett & Wanner I, sec.
+/// II.4) in the Munthe-Kaas form on the Space (EuclideanSpace: the classic method): each step
+/// integrates the increment theta in the tangent at the step's start (q = q0 (+) theta, theta'
+/// = dexp^-1_theta(qd)) and qd with the pair's coefficients; the local error is estimated in
+/// those tangent coordinates, the dense output interpolates theta and qd.
+template <typename Space, typename Eval, typename Emit>
+IntegrationStats integrate_rk45(const Space& space, Eval& eval,
+                                const typename Space::Config& q0,
+                                const typename Space::Tangent& qd0,
+                                typename Space::Tangent::Scalar t_end,
+                                const IntegrationOptions<typename Space::Tangent::Scalar>& o,
                                 Emit& emit) {
-  using Scalar = typename Vector::Scalar;
+  using Config = typename Space::Config;
+  using Tangent = typename Space::Tangent;
+  using Scalar = typename Tangent::Scalar;
   using DP = DormandPrince<Scalar>;
   using std::abs;
   using std::isfinite;
@@ -129,11 +142,13 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
   const Scalar b1(DP::b1), b3(DP::b3), b4(DP::b4), b5(DP::b5), b6(DP::b6);
   const Scalar e1(DP::e1), e3(DP::e3), e4(DP::e4), e5(DP::e5), e6(DP::e6), e7(DP::e7);
   IntegrationStats stats;
-  const Eigen::Index n = q0.size();
-  Rk45Work<Vector> w(n);
-  Vector q = q0, qd = qd0;
-  Vector (&v)[7] = w.v;
-  Vector (&a)[7] = w.a;
+  const Eigen::Index n = qd0.size();
+  Rk45Work<Space> w(q0.size(), n);
+  Config q = q0;
+  Tangent qd = qd0;
+  const auto& origin = space.origin(q);  // q itself (EuclideanSpace) or the zero increment
+  Tangent (&v)[7] = w.v;
+  Tangent (&a)[7] = w.a;
   v[0] = qd;
   eval(Scalar(0), q, qd, a[0]);
   ++stats.evaluations;
@@ -150,18 +165,19 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
   bool last_non_finite = false;  // the last step tried had a non-finite stage
   std::size_t attempts = 0;
 
-  // One stage: the state y0 + h sum_j a_ij k_j, then its slopes.
+  // One stage: the state y0 + h sum_j a_ij k_j (q0 (+) theta), then its slopes.
   const auto stage = [&](int i, Scalar ci, std::initializer_list<std::pair<int, double>> coef) {
-    w.qs = q;
+    w.th = origin;
     w.qds = qd;
     for (const auto& [j, aij] : coef) {
       const Scalar c = h * s(aij);
       for (Eigen::Index k = 0; k < n; ++k) {
-        w.qs[k] += c * v[j][k];
+        w.th[k] += c * v[j][k];
         w.qds[k] += c * a[j][k];
       }
     }
-    v[i] = w.qds;
+    space.retract(q, w.th, w.qs);
+    space.rate(w.th, w.qds, v[i]);
     eval(t + ci * h, w.qs, w.qds, a[i]);
     ++stats.evaluations;
   };
@@ -190,13 +206,14 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
     // 5th-order solution y + h (b1 k1 + b3 k3 + b4 k4 + b5 k5 + b6 k6); its slopes are the
     // 7th stage (FSAL).
     for (Eigen::Index k = 0; k < n; ++k) {
-      w.q_new[k] = q[k] + h * (b1 * v[0][k] + b3 * v[2][k] + b4 * v[3][k] + b5 * v[4][k] +
-                               b6 * v[5][k]);
+      w.th_new[k] = origin[k] + h * (b1 * v[0][k] + b3 * v[2][k] + b4 * v[3][k] +
+                                     b5 * v[4][k] + b6 * v[5][k]);
       w.qd_new[k] = qd[k] + h * (b1 * a[0][k] + b3 * a[2][k] + b4 * a[3][k] + b5 * a[4][k] +
                                  b6 * a[5][k]);
     }
+    space.retract(q, w.th_new, w.q_new);
     const Scalar t_new = last ? t_end : t + h;
-    v[6] = w.qd_new;
+    space.rate(w.th_new, w.qd_new, v[6]);
     eval(t_new, w.q_new, w.qd_new, a[6]);
     ++stats.evaluations;
     // Local error estimate y - y_hat = h sum e_i k_i.
@@ -206,7 +223,8 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
       w.err_qd[k] = h * (e1 * a[0][k] + e3 * a[2][k] + e4 * a[3][k] + e5 * a[4][k] +
                          e6 * a[5][k] + e7 * a[6][k]);
     }
-    const Scalar err_q = rk45_error_norm(w.err_q, q, w.q_new, o.rtol, o.atol);
+    const Scalar err_q = rk45_error_norm(w.err_q, space.scale(q, w.scale0),
+                                         space.scale(w.q_new, w.scale1), o.rtol, o.atol);
     const Scalar err_qd = rk45_error_norm(w.err_qd, qd, w.qd_new, o.rtol, o.atol);
     const Scalar err = max(err_q, err_qd);
     // A non-finite stage: shrink hard and retry. (Both norms are tested: max() drops a NaN in
@@ -239,12 +257,13 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
         const Scalar t_out = Scalar(next_output) * o.output_interval;
         if (!(t_out <= t_new) || !(t_out < t_end - end_slack)) break;
         if (!coefficients_ready) {
-          dense_coefficients(h, q, w.q_new, v, w.rq);
+          dense_coefficients(h, origin, w.th_new, v, w.rq);
           dense_coefficients(h, qd, w.qd_new, a, w.rqd);
           coefficients_ready = true;
         }
         const Scalar theta = (t_out - t) / h;
-        dense_evaluate(theta, q, w.rq, w.q_out);
+        dense_evaluate(theta, origin, w.rq, w.th);
+        space.retract(q, w.th, w.q_out);
         dense_evaluate(theta, qd, w.rqd, w.qd_out);
         eval(t_out, w.q_out, w.qd_out, w.a_out);
         ++stats.evaluations;
@@ -255,7 +274,7 @@ IntegrationStats integrate_rk45(Eval& eval, const Vector& q0, const Vector& qd0,
     t = t_new;
     q = w.q_new;
     qd = w.qd_new;
-    v[0] = v[6];
+    v[0] = qd;  // the increment's rate at the new step's start, where theta = 0 (v[6] on a vector space)
     a[0] = a[6];
     if (!dense) {
       emit(t, q, qd, a[0]);  // a[0] = f(t, q, qd) was the last evaluation

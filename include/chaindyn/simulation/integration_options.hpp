@@ -103,16 +103,54 @@ std::string format_entries(const Vector& v) {
   return os.str();
 }
 
+/// The state space of a vector q: the methods' stages add to q itself. The integrators below
+/// are written for a state (q, qd) with q on a configuration space and qd in its tangent, in
+/// the form of Runge-Kutta-Munthe-Kaas methods (H. Munthe-Kaas, "High order Runge-Kutta
+/// methods on manifolds", Appl. Numer. Math. 29 (1999) 115-127; Hairer, Lubich & Wanner,
+/// "Geometric Numerical Integration", sec. IV.8.2): each step integrates, with the method's own
+/// coefficients, the increment theta in the tangent at the step's start, q(t) = q0 (+) theta(t),
+/// theta' = dexp^-1_theta(qd). A Space supplies
+///   origin(q)                 the increment's coordinates of "no motion" (here q itself);
+///   retract(q0, theta, out)   out = q0 (+) theta (here out = theta: theta holds q0 + increment);
+///   rate(theta, qd, out)      out = theta' (here qd);
+///   scale(q, buffer)          the size of q per tangent entry, for rk45's relative tolerance
+///                             (here |q_i|: q itself).
+/// This Space makes the methods the classic ones, with the same arithmetic as on (q, qd).
+template <typename Vector>
+struct EuclideanSpace {
+  using Config = Vector;
+  using Tangent = Vector;
+  const Vector& origin(const Vector& q) const noexcept { return q; }
+  void retract(const Vector&, const Vector& theta, Vector& out) const noexcept { out = theta; }
+  void rate(const Vector&, const Vector& qd, Vector& out) const noexcept { out = qd; }
+  const Vector& scale(const Vector& q, Vector&) const noexcept { return q; }
+};
+
+/// Throws ArgumentError (a std::invalid_argument) naming the offending value: the checks of
+/// validate_integration() beyond the sizes (q0 and qd0 may differ in size: a configuration and
+/// a velocity).
+template <typename Config, typename Tangent>
+void validate_integration_values(const Config& q0, const Tangent& qd0,
+                                 typename Tangent::Scalar t_end,
+                                 const IntegrationOptions<typename Tangent::Scalar>& o);
+
 /// Throws ArgumentError (a std::invalid_argument) naming the offending value.
 template <typename Vector>
 void validate_integration(const Vector& q0, const Vector& qd0, typename Vector::Scalar t_end,
                           const IntegrationOptions<typename Vector::Scalar>& o) {
-  using Scalar = typename Vector::Scalar;
-  using std::isfinite;
   if (q0.size() != qd0.size()) {
     throw_error<ArgumentError>("integrate: q0 has ", q0.size(), " entries but qd0 has ",
                             qd0.size());
   }
+  validate_integration_values(q0, qd0, t_end, o);
+}
+
+template <typename Config, typename Tangent>
+void validate_integration_values(const Config& q0, const Tangent& qd0,
+                                 typename Tangent::Scalar t_end,
+                                 const IntegrationOptions<typename Tangent::Scalar>& o) {
+  using Scalar = typename Tangent::Scalar;
+  using std::isfinite;
   if (!all_finite_entries(q0)) {
     throw_error<ArgumentError>("integrate: q0 is not finite: ", format_entries(q0));
   }
@@ -196,9 +234,9 @@ Eigen::Index first_non_finite(const Vector& v) noexcept {
 /// Throws IntegrationError unless q, qd and qdd are finite after a fixed step to t: names the
 /// first offending component, and whether the state or f(t, q, qd) went bad, instead of
 /// returning every later sample as NaN in silence. `who` names the method.
-template <typename Vector>
-void check_fixed_step(const char* who, typename Vector::Scalar t, std::size_t step,
-                      const Vector& q, const Vector& qd, const Vector& qdd) {
+template <typename Config, typename Tangent>
+void check_fixed_step(const char* who, typename Tangent::Scalar t, std::size_t step,
+                      const Config& q, const Tangent& qd, const Tangent& qdd) {
   const Eigen::Index kq = first_non_finite(q), kqd = first_non_finite(qd);
   if (kq >= 0 || kqd >= 0) {
     const bool in_q = kq >= 0;

@@ -12,17 +12,32 @@ namespace chaindyn {
 
 namespace detail {
 
-/// Dispatch on the method, after validation.
+/// Dispatch on the method, after validation of the values (the caller checked the sizes).
+template <typename Space, typename Eval, typename Emit>
+IntegrationStats integrate_on(const Space& space, Eval& eval, const typename Space::Config& q0,
+                              const typename Space::Tangent& qd0,
+                              typename Space::Tangent::Scalar t_end,
+                              const IntegrationOptions<typename Space::Tangent::Scalar>& options,
+                              Emit& emit) {
+  validate_integration_values(q0, qd0, t_end, options);
+  if (options.integrator == Integrator::rk45) {
+    return integrate_rk45(space, eval, q0, qd0, t_end, options, emit);
+  }
+  return integrate_fixed(space, eval, q0, qd0, t_end, options, emit);
+}
+
+/// Dispatch on the method for a vector state (EuclideanSpace), after validation.
 template <typename Vector, typename Eval, typename Emit>
 IntegrationStats integrate_with(Eval& eval, const Vector& q0, const Vector& qd0,
                                 typename Vector::Scalar t_end,
                                 const IntegrationOptions<typename Vector::Scalar>& options,
                                 Emit& emit) {
   validate_integration(q0, qd0, t_end, options);
+  const EuclideanSpace<Vector> space;
   if (options.integrator == Integrator::rk45) {
-    return integrate_rk45(eval, q0, qd0, t_end, options, emit);
+    return integrate_rk45(space, eval, q0, qd0, t_end, options, emit);
   }
-  return integrate_fixed(eval, q0, qd0, t_end, options, emit);
+  return integrate_fixed(space, eval, q0, qd0, t_end, options, emit);
 }
 
 }  // namespace detail
@@ -79,8 +94,8 @@ void rk4_step(Acceleration&& acceleration, typename Vector::Scalar t, typename V
   };
   const Vector a1 = acceleration(t, q, qd);
   detail::check_acceleration_size<Vector>(a1, q.size(), "rk4_step");
-  detail::Rk4Work<Vector> work(q.size());
-  detail::rk4_update(eval, t, dt, a1, q, qd, work);
+  detail::Rk4Work<detail::EuclideanSpace<Vector>> work(q.size(), q.size());
+  detail::rk4_update(detail::EuclideanSpace<Vector>(), eval, t, dt, a1, q, qd, work);
 }
 
 }  // namespace chaindyn
