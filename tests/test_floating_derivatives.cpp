@@ -21,7 +21,7 @@ namespace {
 
 using SmallChain = Chain<double, RevoluteZ, Revolute, PrismaticX>;
 
-Link<double> base_body(std::mt19937& gen) {
+Link<double> fdd_base_body(std::mt19937& gen) {
   Link<double> body;
   body.mass = test::uniform(gen, 2.0, 5.0);
   body.com = test::random_vector(gen, -0.2, 0.2);
@@ -33,7 +33,7 @@ Link<double> base_body(std::mt19937& gen) {
 
 // Two branches from the base and one from joint 1 (joint dynamics on: damping, Coulomb
 // friction, armature).
-TreeX<double> branched_tree(std::mt19937& gen) {
+TreeX<double> fdd_branched_tree(std::mt19937& gen) {
   const std::vector<std::size_t> parents = {no_parent, 0, 1, 1, no_parent};
   std::vector<Link<double>> links;
   for (std::size_t i = 0; i < parents.size(); ++i) links.push_back(test::random_link(gen, true));
@@ -46,7 +46,7 @@ TreeX<double> branched_tree(std::mt19937& gen) {
 // Random v, a: every entry's magnitude in [0.2, 1] (the joints' Coulomb friction is smooth
 // away from qd = 0, and the finite differences' steps stay far from it).
 template <typename Model>
-typename Model::TangentVector random_tangent(const Model& model, std::mt19937& gen) {
+typename Model::TangentVector fdd_random_tangent(const Model& model, std::mt19937& gen) {
   typename Model::TangentVector v(model.nv_size());
   for (Eigen::Index k = 0; k < v.size(); ++k) {
     v[k] = test::uniform(gen, 0.2, 1.0) * (test::uniform(gen, -1.0, 1.0) < 0 ? -1.0 : 1.0);
@@ -57,7 +57,7 @@ typename Model::TangentVector random_tangent(const Model& model, std::mt19937& g
 // Central differences of f(q (+) eps e_i, v + eps e_j, ...) in q's tangent (through
 // integrate) and in the second argument, one column per tangent direction.
 template <typename Model, typename F>
-Eigen::MatrixXd fd_tangent(const Model& model, const typename Model::ConfigVector& q, F f, double h) {
+Eigen::MatrixXd fdd_fd_tangent(const Model& model, const typename Model::ConfigVector& q, F f, double h) {
   const Eigen::Index nv = model.nv_size();
   Eigen::MatrixXd out(nv, nv);
   for (Eigen::Index i = 0; i < nv; ++i) {
@@ -68,7 +68,7 @@ Eigen::MatrixXd fd_tangent(const Model& model, const typename Model::ConfigVecto
   return out;
 }
 template <typename Model, typename F>
-Eigen::MatrixXd fd_vector(const Model& model, const typename Model::TangentVector& x, F f, double h) {
+Eigen::MatrixXd fdd_fd_vector(const Model& model, const typename Model::TangentVector& x, F f, double h) {
   const Eigen::Index nv = model.nv_size();
   Eigen::MatrixXd out(nv, nv);
   for (Eigen::Index i = 0; i < nv; ++i) {
@@ -82,7 +82,7 @@ Eigen::MatrixXd fd_vector(const Model& model, const typename Model::TangentVecto
 
 // Every property on one model, at a few random states.
 template <typename Model>
-void check_model(const Model& model, std::mt19937& gen) {
+void fdd_check_model(const Model& model, std::mt19937& gen) {
   using Config = typename Model::ConfigVector;
   using Tangent = typename Model::TangentVector;
   // Central differences with step h: truncation ~h^2 / 6 |f'''| ~ 1e-11 and rounding
@@ -92,11 +92,11 @@ void check_model(const Model& model, std::mt19937& gen) {
   auto dd = std::make_unique<DerivativesData<Model>>(model);
   for (int trial = 0; trial < 3; ++trial) {
     const Config q = random_configuration(model, gen);
-    const Tangent v = random_tangent(model, gen), a = random_tangent(model, gen);
+    const Tangent v = fdd_random_tangent(model, gen), a = fdd_random_tangent(model, gen);
     rnea_derivatives(model, *dd, q, v, a);
     CHECK(relative_error(dd->data.tau, rnea(model, q, v, a)) < 1e-12);
-    const Eigen::MatrixXd dq = fd_tangent(model, q, [&](const Config& qe) { return Tangent(rnea(model, qe, v, a)); }, h);
-    const Eigen::MatrixXd dv = fd_vector(model, v, [&](const Tangent& ve) { return Tangent(rnea(model, q, ve, a)); }, h);
+    const Eigen::MatrixXd dq = fdd_fd_tangent(model, q, [&](const Config& qe) { return Tangent(rnea(model, qe, v, a)); }, h);
+    const Eigen::MatrixXd dv = fdd_fd_vector(model, v, [&](const Tangent& ve) { return Tangent(rnea(model, q, ve, a)); }, h);
     CHECK(relative_error(dd->dtau_dq, dq) < tol_fd);
     CHECK(relative_error(dd->dtau_dv, dv) < tol_fd);
     CHECK(relative_error(dd->data.M, crba(model, q)) < 1e-12);  // M = d tau / d a (exact: rnea is linear in a)
@@ -113,8 +113,8 @@ void check_model(const Model& model, std::mt19937& gen) {
     const Eigen::PartialPivLU<Eigen::MatrixXd> lu(m);
     CHECK(relative_error(dd->dqdd_dq, Eigen::MatrixXd(-lu.solve(rd.dtau_dq))) < 1e-10);
     CHECK(relative_error(dd->dqdd_dv, Eigen::MatrixXd(-lu.solve(rd.dtau_dv))) < 1e-10);
-    const Eigen::MatrixXd aq = fd_tangent(model, q, [&](const Config& qe) { return Tangent(aba(model, qe, v, tau)); }, h);
-    const Eigen::MatrixXd av = fd_vector(model, v, [&](const Tangent& ve) { return Tangent(aba(model, q, ve, tau)); }, h);
+    const Eigen::MatrixXd aq = fdd_fd_tangent(model, q, [&](const Config& qe) { return Tangent(aba(model, qe, v, tau)); }, h);
+    const Eigen::MatrixXd av = fdd_fd_vector(model, v, [&](const Tangent& ve) { return Tangent(aba(model, q, ve, tau)); }, h);
     CHECK(relative_error(dd->dqdd_dq, aq) < tol_fd);
     CHECK(relative_error(dd->dqdd_dv, av) < tol_fd);
     // the returning forms give the in-place numbers
@@ -128,7 +128,7 @@ void check_model(const Model& model, std::mt19937& gen) {
   const Eigen::Index n = Eigen::Index(model.joint_count()), nb = model.nv_size() - n;
   Config q = random_configuration(model, gen);
   q.head(q.size() - n) = Model::Base::neutral();
-  Tangent v = random_tangent(model, gen), a = random_tangent(model, gen);
+  Tangent v = fdd_random_tangent(model, gen), a = fdd_random_tangent(model, gen);
   v.head(nb).setZero();
   a.head(nb).setZero();
   rnea_derivatives(model, *dd, q, v, a);
@@ -145,22 +145,22 @@ TEST_CASE("floating-base rnea_derivatives and aba_derivatives: finite difference
           "[floating_base][derivatives]") {
   std::mt19937 gen(test::kSeed + 40);
   SECTION("free-flyer, chain") {
-    check_model(FloatingBase<SmallChain>(base_body(gen), SmallChain(test::random_links<SmallChain>(gen, true))), gen);
+    fdd_check_model(FloatingBase<SmallChain>(fdd_base_body(gen), SmallChain(test::random_links<SmallChain>(gen, true))), gen);
   }
   SECTION("free-flyer, tree with a branch") {
-    check_model(FloatingBase<TreeX<double>>(base_body(gen), branched_tree(gen)), gen);
+    fdd_check_model(FloatingBase<TreeX<double>>(fdd_base_body(gen), fdd_branched_tree(gen)), gen);
   }
   SECTION("planar base, chain") {
-    check_model(PlanarBaseRobot<SmallChain>(base_body(gen), SmallChain(test::random_links<SmallChain>(gen, true))), gen);
+    fdd_check_model(PlanarBaseRobot<SmallChain>(fdd_base_body(gen), SmallChain(test::random_links<SmallChain>(gen, true))), gen);
   }
   SECTION("planar base, tree with a branch") {
-    check_model(PlanarBaseRobot<TreeX<double>>(base_body(gen), branched_tree(gen)), gen);
+    fdd_check_model(PlanarBaseRobot<TreeX<double>>(fdd_base_body(gen), fdd_branched_tree(gen)), gen);
   }
 }
 
 TEST_CASE("floating-base derivatives: wrong sizes are typed errors", "[floating_base][derivatives]") {
   std::mt19937 gen(test::kSeed + 41);
-  const FloatingBase<TreeX<double>> model(base_body(gen), branched_tree(gen));
+  const FloatingBase<TreeX<double>> model(fdd_base_body(gen), fdd_branched_tree(gen));
   const Eigen::VectorXd q = model.neutral(), v = Eigen::VectorXd::Zero(model.nv_size());
   const Eigen::VectorXd short_v = Eigen::VectorXd::Zero(model.nv_size() - 1);
   CHECK_THROWS_AS(rnea_derivatives(model, q, short_v, v), ArgumentError);
@@ -169,7 +169,7 @@ TEST_CASE("floating-base derivatives: wrong sizes are typed errors", "[floating_
   bad_q[6] = 2.0;  // not a unit quaternion
   CHECK_THROWS_AS(rnea_derivatives(model, bad_q, v, v), ArgumentError);
   // an in-place workspace made for another tree
-  const FloatingBase<TreeX<double>> other(base_body(gen), TreeX<double>::from(SmallChain(test::random_links<SmallChain>(gen))));
+  const FloatingBase<TreeX<double>> other(fdd_base_body(gen), TreeX<double>::from(SmallChain(test::random_links<SmallChain>(gen))));
   DerivativesData<FloatingBase<TreeX<double>>> dd(other);
   CHECK_THROWS_AS(rnea_derivatives(model, dd, q, v, v), ArgumentError);
   CHECK_THROWS_AS(aba_derivatives(model, dd, q, v, v), ArgumentError);
