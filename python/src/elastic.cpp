@@ -2,6 +2,7 @@
 // and flatness-inverse dynamics, the exact time derivatives of rnea, the energy, simulation
 // with a Python motor-torque controller) and the friction models (Stribeck, LuGre).
 #include "bindings.hpp"
+#include "simulate_run.hpp"
 
 #include <chaindyn/algorithms/elastic_joints.hpp>
 #include <chaindyn/algorithms/friction_models.hpp>
@@ -15,7 +16,6 @@
 
 namespace chaindyn::python {
 
-Integrator integrator_arg(const std::string& s, const char* function);  // simulation.cpp
 
 namespace {
 
@@ -169,12 +169,8 @@ B thetadd + K (theta - q) + D (thetad - qd) = tau_m. docs/elastic_joints.md.)doc
         require_dynamics(r, f);
         check_elastic_arg(r, e, f);
         const auto n = py::ssize_t(r.joint_count());
-        IntegrationOptions<double> o;
-        o.integrator = integrator_arg(integrator, f);
-        o.dt = dt;
-        o.rtol = rtol;
-        o.atol = atol;
-        o.output_interval = output_interval;
+        const IntegrationOptions<double> o =
+            integration_options(integrator, dt, rtol, atol, output_interval, f);
         const bool passive = controller.is_none();
         const auto control = [&](double t, const Vec& q, const Vec& qd, const Vec& th,
                                  const Vec& thd) -> Vec {

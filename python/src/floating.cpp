@@ -5,6 +5,7 @@
 // configurations), the algorithms on them (overloads of the fixed-base functions), and
 // load_urdf_floating / load_urdf_planar.
 #include "bindings.hpp"
+#include "simulate_run.hpp"
 
 #include <chaindyn/batch/floating.hpp>
 #include <chaindyn/simulation/simulate.hpp>
@@ -19,7 +20,6 @@
 
 namespace chaindyn::python {
 
-Integrator integrator_arg(const std::string& s, const char* function);  // simulation.cpp
 
 #ifdef CHAINDYN_PYTHON_URDF
 py::list report_list(const urdf::Report& report);  // model.cpp
@@ -162,30 +162,10 @@ void bind_moving_base_functions(py::module_& m) {
         const char* f = "simulate";
         require_regular(r, f);
         const Vec q = config_arg(r, q0, f, "q0"), v = tangent_arg(r, v0, f, "qd0");
-        SimulationOptions<double> o;
-        o.integrator = integrator_arg(integrator, f);
-        o.dt = dt;
-        o.rtol = rtol;
-        o.atol = atol;
-        o.output_interval = output_interval;
-        const Eigen::Index nq = r.nq_size(), nv = r.nv_size();
-        const bool passive = controller.is_none();
-        const auto control = [&](double t, const Vec& qs, const Vec& vs) -> Vec {
-          if (passive) return Vec::Zero(nv);
-          const py::object tau = controller(t, qs, vs);
-          return Vec(vec_arg(tau, "simulate: the controller's result", "tau").map());
-        };
-        const SimulationResult<R> run = simulate(r, q, v, control, t_end, o);
-        py::dict out;
-        out["t"] = Vec(Eigen::Map<const Vec>(run.t.data(), Eigen::Index(run.t.size())));
-        out["q"] = stack_rows(run.q, nq);
-        out["qd"] = stack_rows(run.qd, nv);
-        out["qdd"] = stack_rows(run.qdd, nv);
-        out["tau"] = stack_rows(run.tau, nv);
-        out["steps"] = run.stats.steps;
-        out["rejected_steps"] = run.stats.rejected_steps;
-        out["evaluations"] = run.stats.evaluations;
-        return out;
+        return simulate_to_dict(
+            r, q, v, controller, t_end,
+            integration_options(integrator, dt, rtol, atol, output_interval, f), r.nq_size(),
+            r.nv_size());
       },
       arg("robot"), arg("q0"), arg("qd0"), arg("controller") = py::none(), arg("t_end") = 1.0,
       arg("integrator") = "rk45", arg("dt") = 1e-3, arg("rtol") = 1e-6, arg("atol") = 1e-9,

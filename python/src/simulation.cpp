@@ -1,13 +1,10 @@
 // The Python module: simulation with a Python controller (simulate).
-#include "bindings.hpp"
-
-#include <chaindyn/simulation.hpp>
+#include "simulate_run.hpp"
 
 #include <vector>
 
 namespace chaindyn::python {
 
-/// The integrator named `s` (simulate's and simulate_elastic's argument); ValueError otherwise.
 Integrator integrator_arg(const std::string& s, const char* function) {
   if (s == "rk45") return Integrator::rk45;
   if (s == "rk4") return Integrator::rk4;
@@ -26,30 +23,9 @@ py::dict simulate_robot(const Model& r, const py::object& q0, const py::object& 
   const char* f = "simulate";
   require_dynamics(r, f);
   const Vec q = vec_arg(q0, f, "q0").map(), qd = vec_arg(qd0, f, "qd0").map();
-  SimulationOptions<double> o;
-  o.integrator = integrator_arg(integrator, f);
-  o.dt = dt;
-  o.rtol = rtol;
-  o.atol = atol;
-  o.output_interval = output_interval;
   const auto n = Eigen::Index(r.joint_count());
-  const bool passive = controller.is_none();
-  const auto control = [&](double t, const Vec& qs, const Vec& qds) -> Vec {
-    if (passive) return Vec::Zero(n);
-    const py::object tau = controller(t, qs, qds);
-    return Vec(vec_arg(tau, "simulate: the controller's result", "tau").map());
-  };
-  const SimulationResultOf<Vec> run = simulate(r, q, qd, control, t_end, o);
-  py::dict out;
-  out["t"] = Vec(Eigen::Map<const Vec>(run.t.data(), Eigen::Index(run.t.size())));
-  out["q"] = stack_rows(run.q, n);
-  out["qd"] = stack_rows(run.qd, n);
-  out["qdd"] = stack_rows(run.qdd, n);
-  out["tau"] = stack_rows(run.tau, n);
-  out["steps"] = run.stats.steps;
-  out["rejected_steps"] = run.stats.rejected_steps;
-  out["evaluations"] = run.stats.evaluations;
-  return out;
+  return simulate_to_dict(r, q, qd, controller, t_end,
+                          integration_options(integrator, dt, rtol, atol, output_interval, f), n, n);
 }
 
 /// Registers simulate for one robot type (Model: Robot, TreeRobot).
