@@ -57,6 +57,7 @@
 #include "chaindyn/algorithms/forward_dynamics_crba.hpp"
 
 #include <array>
+#include <type_traits>
 #include <limits>
 
 namespace chaindyn {
@@ -188,27 +189,36 @@ Eigen::Matrix<Scalar, 6, 6> task_motion_matrix(const Transform<Scalar>& x) noexc
 /// tree meet at their common ancestors only). The sweep visits each frame's support tip to base
 /// (parents before children in joint order), so `next` (the joint of its support it meets next)
 /// tells whether a joint is on it: O(n Rows K + d Rows^2 K^2), d the depth of the frames' links,
-/// and no 6 x 6 product. Only the upper triangle of Lambda^-1 is summed (the diagonal blocks
-/// full): mirror_upper finishes it.
+/// and no 6 x 6 product. The rows of Y_a and r_a are padded with zeros to a multiple of four
+/// for a built-in scalar (Pad: whole SIMD registers), and the sweep works column by column:
+/// r_a = sum_j Y_a(:, j) S_k(j) and Y_a(:, j) -= (r_a / D_k) U_k(j), one vector
+/// multiply-add each. One frame's block is summed in full into `acc` (padded, finish() copies
+/// it into Lambda^-1); with several frames only the upper triangle of blocks is summed. Either
+/// way mirror_upper finishes Lambda^-1 (exactly symmetric).
 template <typename Scalar, int Rows, std::size_t K>
 struct TaskForceSweep {
-  /// Y_a (Rows x 6) of each frame.
-  std::array<Eigen::Matrix<Scalar, Rows, 6>, K> y;
+  static constexpr int Pad = std::is_arithmetic_v<Scalar> ? (Rows + 3) / 4 * 4 : Rows;
+  using Column = Eigen::Matrix<Scalar, Pad, 1>;
+  /// Y_a (Rows x 6, padded to Pad rows with zeros) of each frame.
+  std::array<Eigen::Matrix<Scalar, Pad, 6>, K> y;
   /// The joint of frame a's support the sweep meets next; no_parent when none is left (a frame
   /// on the base has none).
   std::array<std::size_t, K> next;
+  /// One frame's Lambda^-1 (K = 1), padded.
+  Eigen::Matrix<Scalar, Pad, Rows> acc;
 
   /// Frame a, on link `link` (no_parent: on the base) with task transform x (task_transform).
   void start(std::size_t a, std::size_t link, const Transform<Scalar>& x) noexcept {
     next[a] = link;
-    y[a] = task_motion_matrix(x).template bottomRows<Rows>();
+    y[a].setZero();
+    y[a].template topRows<Rows>() = task_motion_matrix(x).template bottomRows<Rows>();
+    if constexpr (K == 1) acc.setZero();
   }
 
   template <typename Model, int Total>
   CHAINDYN_ALWAYS_INLINE void step(const Model& model, std::size_t i, const Motion<Scalar>& s,
                                    const Force<Scalar>& u, const Scalar& inv_d,
                                    Eigen::Matrix<Scalar, Total, Total>& lambda_inv) noexcept {
-    using Column = Eigen::Matrix<Scalar, Rows, 1>;
     std::array<Column, K> r;
     std::array<bool, K> on;
     for (std::size_t a = 0; a < K; ++a) {
@@ -216,19 +226,40 @@ struct TaskForceSweep {
       if (!on[a]) continue;
       next[a] = model.parent(i);
       // r_a = Y_a S_i, by the two halves of S (two shorter dependency chains)
-      r[a].noalias() = y[a].template leftCols<3>() * s.angular;
-      r[a].noalias() += y[a].template rightCols<3>() * s.linear;
+      const auto& ya = y[a];
+      Column ra = ya.col(0) * s.angular[0];
+      Column rl = ya.col(3) * s.linear[0];
+      ra += ya.col(1) * s.angular[1];
+      rl += ya.col(4) * s.linear[1];
+      ra += ya.col(2) * s.angular[2];
+      rl += ya.col(5) * s.linear[2];
+      r[a] = ra + rl;
     }
     for (std::size_t a = 0; a < K; ++a) {
       if (!on[a]) continue;
       const Column rd = r[a] * inv_d;
-      for (std::size_t b = a; b < K; ++b) {
-        if (!on[b]) continue;
-        lambda_inv.template block<Rows, Rows>(Eigen::Index(Rows * a), Eigen::Index(Rows * b))
-            .noalias() += rd * r[b].transpose();
+      if constexpr (K == 1) {
+        for (int c = 0; c < Rows; ++c) acc.col(c) += rd * r[a][c];
+      } else {
+        for (std::size_t b = a; b < K; ++b) {
+          if (!on[b]) continue;
+          lambda_inv.template block<Rows, Rows>(Eigen::Index(Rows * a), Eigen::Index(Rows * b))
+              .noalias() += rd.template head<Rows>() * r[b].template head<Rows>().transpose();
+        }
       }
-      y[a].noalias() -= rd * u.vector().transpose();  // Y_a P_i
+      // Y_a P_i
+      auto& ya = y[a];
+      for (int j = 0; j < 3; ++j) {
+        ya.col(j) -= rd * u.angular[j];
+        ya.col(3 + j) -= rd * u.linear[j];
+      }
     }
+  }
+
+  /// Lambda^-1 (one frame: the block summed in acc).
+  template <int Total>
+  void finish(Eigen::Matrix<Scalar, Total, Total>& lambda_inv) const noexcept {
+    if constexpr (K == 1) lambda_inv = acc.template topRows<Rows>();
   }
 };
 
@@ -334,6 +365,7 @@ Transform<typename Model::Scalar> operational_space_inertia_of(
                            const Scalar& inv_d) CHAINDYN_ALWAYS_INLINE {
                          sweep.step(model, i, s, u, inv_d, out.Lambda_inv);
                        });
+  sweep.finish(out.Lambda_inv);
   mirror_upper(out.Lambda_inv);
   invert_task_inertia(out);
   return x;
@@ -599,6 +631,7 @@ void operational_space_dynamics(const Model& model, DataFor<Model>& data,
     }
     sweep.step(model, i, s, u_force, inv_d, out.Lambda_inv);
   });
+  sweep.finish(out.Lambda_inv);
   detail::mirror_upper(out.Lambda_inv);
   detail::invert_task_inertia(out);
   if (frame.on_base()) {
