@@ -58,6 +58,7 @@
 
 #include <array>
 #include <type_traits>
+#include <utility>
 #include <limits>
 
 namespace chaindyn {
@@ -271,51 +272,72 @@ void mirror_upper(Eigen::MatrixBase<Derived>& m) noexcept {
   }
 }
 
+template <typename F, int... I>
+CHAINDYN_ALWAYS_INLINE void index_range_unrolled(int begin, int end, F& f,
+                                                 std::integer_sequence<int, I...>) {
+  ((I >= begin && I < end ? f(std::integral_constant<int, I>{}) : void()), ...);
+}
+
+/// f(i) for begin <= i < end, 0 <= begin, end <= N: written out for N <= 6 (each i a
+/// std::integral_constant, so that after inlining every bound is a constant and small arrays
+/// indexed by i live in registers; g++ 12 leaves triangular loops rolled), a loop beyond.
+template <int N, typename F>
+CHAINDYN_ALWAYS_INLINE void index_range(int begin, int end, F&& f) {
+  if constexpr (N <= 6) {
+    index_range_unrolled(begin, end, f, std::make_integer_sequence<int, N>{});
+  } else {
+    for (int i = begin; i < end; ++i) f(i);
+  }
+}
+
 /// The inverse of the symmetric Dim x Dim matrix a by the square-root-free Cholesky
 /// factorization a = L D L^T (L unit lower triangular; Golub & Van Loan, Matrix Computations,
-/// 4th ed., sec. 4.1.2), a^-1 = L^-T D^-1 L^-1, written out (one division per pivot; Eigen's
-/// LLT compiles its blocked path for large matrices too), into `inv`; false unless every pivot
-/// is > 0 (a positive definite).
+/// 4th ed., sec. 4.1.2), a^-1 = L^-T D^-1 L^-1, written out for a small fixed Dim, into `out`;
+/// false unless every pivot is > 0 (a positive definite). Arranged for a short dependency chain
+/// (the pivots are sequential: each waits for the previous one's reciprocal): right-looking
+/// elimination whose updates a(i, k) -= (a(i, j) a(k, j)) / d_j form the products before 1 / d_j
+/// is known, the rows of L^-1 formed as soon as the rows of L, and every entry of the inverse
+/// summed with its last pivot's term last. No branch until every pivot is known.
 template <int Dim, typename Scalar>
 bool inverse_spd_ldlt(const Eigen::Matrix<Scalar, Dim, Dim>& a,
                       Eigen::Matrix<Scalar, Dim, Dim>& out) noexcept {
-  Scalar l[Dim][Dim];   // L below the diagonal
-  Scalar d_diag[Dim];   // D
-  Scalar d_inv[Dim];    // 1 / D
-  Scalar inv[Dim][Dim];  // L^-1 below the diagonal (its diagonal is 1)
-  for (int j = 0; j < Dim; ++j) {
-    Scalar ld[Dim];  // l(j, k) d(k)
-    Scalar d = a(j, j);
-    for (int k = 0; k < j; ++k) {
-      ld[k] = l[j][k] * d_diag[k];
-      d -= l[j][k] * ld[k];
-    }
-    if (!(d > Scalar(0))) return false;
-    d_diag[j] = d;
-    d_inv[j] = Scalar(1) / d;
-    for (int i = j + 1; i < Dim; ++i) {
-      Scalar s = a(i, j);
-      for (int k = 0; k < j; ++k) s -= l[i][k] * ld[k];
-      l[i][j] = s * d_inv[j];
-    }
-  }
-  // L^-1 by forward substitution: inv(i, j) = -sum_{j <= k < i} l(i, k) inv(k, j)
-  for (int j = 0; j < Dim; ++j) {
-    for (int i = j + 1; i < Dim; ++i) {
-      Scalar s = -l[i][j];
-      for (int k = j + 1; k < i; ++k) s -= l[i][k] * inv[k][j];
-      inv[i][j] = s;
-    }
-  }
-  // a^-1(r, c) = sum_{k >= max(r, c)} inv(k, r) d_inv(k) inv(k, c), r <= c
-  for (int c = 0; c < Dim; ++c) {
-    for (int r = 0; r <= c; ++r) {
-      Scalar s = (r == c ? Scalar(1) : inv[c][r]) * d_inv[c];
-      for (int k = c + 1; k < Dim; ++k) s += inv[k][r] * d_inv[k] * inv[k][c];
-      out(r, c) = out(c, r) = s;
-    }
-  }
-  return true;
+  Scalar w[Dim][Dim];    // the lower triangle of a, eliminated in place
+  Scalar l[Dim][Dim];    // L below the diagonal
+  Scalar m[Dim][Dim];    // L^-1 below the diagonal (its diagonal is 1)
+  Scalar d_inv[Dim];     // 1 / D
+  index_range<Dim>(0, Dim, [&](const int j) CHAINDYN_ALWAYS_INLINE {
+    index_range<Dim>(j, Dim, [&](const int i) CHAINDYN_ALWAYS_INLINE { w[i][j] = a(i, j); });
+  });
+  bool positive = true;
+  index_range<Dim>(0, Dim, [&](const int j) CHAINDYN_ALWAYS_INLINE {
+    positive = positive && w[j][j] > Scalar(0);
+    d_inv[j] = Scalar(1) / w[j][j];
+    index_range<Dim>(j + 1, Dim, [&](const int i) CHAINDYN_ALWAYS_INLINE {
+      index_range<Dim>(j + 1, i + 1, [&](const int k) CHAINDYN_ALWAYS_INLINE {
+        w[i][k] -= (w[i][j] * w[k][j]) * d_inv[j];
+      });
+      l[i][j] = w[i][j] * d_inv[j];
+    });
+    // row j of L^-1: m(j, c) = -l(j, c) - sum_{c < k < j} l(j, k) m(k, c)
+    index_range<Dim>(0, j, [&](const int c) CHAINDYN_ALWAYS_INLINE {
+      Scalar t = -l[j][c];
+      index_range<Dim>(c + 1, j, [&](const int k) CHAINDYN_ALWAYS_INLINE {
+        t -= l[j][k] * m[k][c];
+      });
+      m[j][c] = t;
+    });
+  });
+  // a^-1(r, c) = sum_{k >= max(r, c)} m(k, r) d_inv(k) m(k, c), r <= c
+  index_range<Dim>(0, Dim, [&](const int c) CHAINDYN_ALWAYS_INLINE {
+    index_range<Dim>(0, c + 1, [&](const int r) CHAINDYN_ALWAYS_INLINE {
+      Scalar t = (r == c ? Scalar(1) : m[c][r]) * d_inv[c];
+      index_range<Dim>(c + 1, Dim, [&](const int k) CHAINDYN_ALWAYS_INLINE {
+        t += (m[k][r] * m[k][c]) * d_inv[k];
+      });
+      out(r, c) = out(c, r) = t;
+    });
+  });
+  return positive;
 }
 
 /// Lambda from Lambda^-1 by LDL^T (inverse_spd_ldlt, whose pivots in sequence make a singular
