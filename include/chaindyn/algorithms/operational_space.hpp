@@ -111,6 +111,24 @@ Transform<Scalar> task_transform(const Transform<Scalar>& oMf, ReferenceFrame rf
   return rf == ReferenceFrame::world ? Transform<Scalar>::Translation(oMf.translation) : oMf;
 }
 
+template <typename F, int... I>
+inline CHAINDYN_ALWAYS_INLINE void index_range_unrolled(int begin, int end, F& f,
+                                                 std::integer_sequence<int, I...>) {
+  ((I >= begin && I < end ? f(std::integral_constant<int, I>{}) : void()), ...);
+}
+
+/// f(i) for begin <= i < end, 0 <= begin, end <= N: written out for N <= 6 (each i a
+/// std::integral_constant, so that after inlining every bound is a constant and small arrays
+/// indexed by i live in registers; g++ 12 leaves triangular loops rolled), a loop beyond.
+template <int N, typename F>
+inline CHAINDYN_ALWAYS_INLINE void index_range(int begin, int end, F&& f) {
+  if constexpr (N <= 6) {
+    index_range_unrolled(begin, end, f, std::make_integer_sequence<int, N>{});
+  } else {
+    for (int i = begin; i < end; ++i) f(i);
+  }
+}
+
 /// ABA's articulated inertias in base coordinates for a model at rest (RBDA Table 7.1, pass 2
 /// without bias forces; the coordinates of aba.hpp), after world_kinematics: data.oU, D, Dinv.
 /// The articulated inertia of link i is its rigid inertia plus what its children hand on: on a
@@ -162,19 +180,6 @@ void articulated_inertias(const Model& model, DataFor<Model>& data,
   });
 }
 
-/// The 6 x 6 matrix of x.act_inv on motions (task_transform's), [R^T 0; -R^T P R^T], P = [p]x.
-template <typename Scalar>
-Eigen::Matrix<Scalar, 6, 6> task_motion_matrix(const Transform<Scalar>& x) noexcept {
-  Eigen::Matrix<Scalar, 6, 6> m = Eigen::Matrix<Scalar, 6, 6>::Zero();
-  // R^T written once, into its block (a 3x3 copy of it drew g++ 12's -Wmaybe-uninitialized
-  // from Eigen's aliasing assertion where the caller is inlined)
-  m.template topLeftCorner<3, 3>() = x.rotation.transpose();
-  const auto rt = m.template topLeftCorner<3, 3>();
-  m.template bottomRightCorner<3, 3>() = rt;
-  m.template bottomLeftCorner<3, 3>() = -(rt * skew(x.translation));
-  return m;
-}
-
 /// The tip-to-base half of the operational-space inertia of K frames' tasks of Rows rows each
 /// (Rows = 6 or 3 for one frame, 6 for several), run inside the articulated pass: the
 /// extended force propagation of Chang and Khatib (ICRA 2000), the force form of the inverse
@@ -211,8 +216,22 @@ struct TaskForceSweep {
   /// Frame a, on link `link` (no_parent: on the base) with task transform x (task_transform).
   void start(std::size_t a, std::size_t link, const Transform<Scalar>& x) noexcept {
     next[a] = link;
-    y[a].setZero();
-    y[a].template topRows<Rows>() = task_motion_matrix(x).template bottomRows<Rows>();
+    // the rows of x.act_inv on motions, [R^T 0; -R^T P R^T] (P = [p]x), the last Rows
+    auto& ya = y[a];
+    ya.setZero();
+    for (int r = 0; r < 3; ++r) {
+      const Vector3<Scalar> row = x.rotation.col(r);  // row r of R^T
+      // row r of -R^T P: -(R^T P)(r, :) = (P row)^T = p x row
+      const Vector3<Scalar> moment = detail::cross3(x.translation, row);
+      if constexpr (Rows == 6) {
+        ya.template block<1, 3>(r, 0) = row.transpose();
+        ya.template block<1, 3>(3 + r, 0) = moment.transpose();
+        ya.template block<1, 3>(3 + r, 3) = row.transpose();
+      } else {
+        ya.template block<1, 3>(r, 0) = moment.transpose();
+        ya.template block<1, 3>(r, 3) = row.transpose();
+      }
+    }
     if constexpr (K == 1) acc.setZero();
   }
 
@@ -269,24 +288,6 @@ template <typename Derived>
 void mirror_upper(Eigen::MatrixBase<Derived>& m) noexcept {
   for (Eigen::Index c = 0; c < m.cols(); ++c) {
     for (Eigen::Index r = c + 1; r < m.rows(); ++r) m(r, c) = m(c, r);
-  }
-}
-
-template <typename F, int... I>
-CHAINDYN_ALWAYS_INLINE void index_range_unrolled(int begin, int end, F& f,
-                                                 std::integer_sequence<int, I...>) {
-  ((I >= begin && I < end ? f(std::integral_constant<int, I>{}) : void()), ...);
-}
-
-/// f(i) for begin <= i < end, 0 <= begin, end <= N: written out for N <= 6 (each i a
-/// std::integral_constant, so that after inlining every bound is a constant and small arrays
-/// indexed by i live in registers; g++ 12 leaves triangular loops rolled), a loop beyond.
-template <int N, typename F>
-CHAINDYN_ALWAYS_INLINE void index_range(int begin, int end, F&& f) {
-  if constexpr (N <= 6) {
-    index_range_unrolled(begin, end, f, std::make_integer_sequence<int, N>{});
-  } else {
-    for (int i = begin; i < end; ++i) f(i);
   }
 }
 
