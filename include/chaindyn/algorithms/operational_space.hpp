@@ -57,6 +57,8 @@
 #include "chaindyn/algorithms/forward_dynamics_crba.hpp"
 
 #include <array>
+#include <type_traits>
+#include <utility>
 #include <limits>
 
 namespace chaindyn {
@@ -107,6 +109,24 @@ namespace detail {
 template <typename Scalar>
 Transform<Scalar> task_transform(const Transform<Scalar>& oMf, ReferenceFrame rf) noexcept {
   return rf == ReferenceFrame::world ? Transform<Scalar>::Translation(oMf.translation) : oMf;
+}
+
+template <typename F, int... I>
+inline CHAINDYN_ALWAYS_INLINE void index_range_unrolled(int begin, int end, F& f,
+                                                 std::integer_sequence<int, I...>) {
+  ((I >= begin && I < end ? f(std::integral_constant<int, I>{}) : void()), ...);
+}
+
+/// f(i) for begin <= i < end, 0 <= begin, end <= N: written out for N <= 6 (each i a
+/// std::integral_constant, so that after inlining every bound is a constant and small arrays
+/// indexed by i live in registers; g++ 12 leaves triangular loops rolled), a loop beyond.
+template <int N, typename F>
+inline CHAINDYN_ALWAYS_INLINE void index_range(int begin, int end, F&& f) {
+  if constexpr (N <= 6) {
+    index_range_unrolled(begin, end, f, std::make_integer_sequence<int, N>{});
+  } else {
+    for (int i = begin; i < end; ++i) f(i);
+  }
 }
 
 /// ABA's articulated inertias in base coordinates for a model at rest (RBDA Table 7.1, pass 2
@@ -160,19 +180,6 @@ void articulated_inertias(const Model& model, DataFor<Model>& data,
   });
 }
 
-/// The 6 x 6 matrix of x.act_inv on motions (task_transform's), [R^T 0; -R^T P R^T], P = [p]x.
-template <typename Scalar>
-Eigen::Matrix<Scalar, 6, 6> task_motion_matrix(const Transform<Scalar>& x) noexcept {
-  Eigen::Matrix<Scalar, 6, 6> m = Eigen::Matrix<Scalar, 6, 6>::Zero();
-  // R^T written once, into its block (a 3x3 copy of it drew g++ 12's -Wmaybe-uninitialized
-  // from Eigen's aliasing assertion where the caller is inlined)
-  m.template topLeftCorner<3, 3>() = x.rotation.transpose();
-  const auto rt = m.template topLeftCorner<3, 3>();
-  m.template bottomRightCorner<3, 3>() = rt;
-  m.template bottomLeftCorner<3, 3>() = -(rt * skew(x.translation));
-  return m;
-}
-
 /// The tip-to-base half of the operational-space inertia of K frames' tasks of Rows rows each
 /// (Rows = 6 or 3 for one frame, 6 for several), run inside the articulated pass: the
 /// extended force propagation of Chang and Khatib (ICRA 2000), the force form of the inverse
@@ -188,27 +195,50 @@ Eigen::Matrix<Scalar, 6, 6> task_motion_matrix(const Transform<Scalar>& x) noexc
 /// tree meet at their common ancestors only). The sweep visits each frame's support tip to base
 /// (parents before children in joint order), so `next` (the joint of its support it meets next)
 /// tells whether a joint is on it: O(n Rows K + d Rows^2 K^2), d the depth of the frames' links,
-/// and no 6 x 6 product. Only the upper triangle of Lambda^-1 is summed (the diagonal blocks
-/// full): mirror_upper finishes it.
+/// and no 6 x 6 product. The rows of Y_a and r_a are padded with zeros to a multiple of four
+/// for a built-in scalar (Pad: whole SIMD registers), and the sweep works column by column:
+/// r_a = sum_j Y_a(:, j) S_k(j) and Y_a(:, j) -= (r_a / D_k) U_k(j), one vector
+/// multiply-add each. One frame's block is summed in full into `acc` (padded, finish() copies
+/// it into Lambda^-1); with several frames only the upper triangle of blocks is summed. Either
+/// way mirror_upper finishes Lambda^-1 (exactly symmetric).
 template <typename Scalar, int Rows, std::size_t K>
 struct TaskForceSweep {
-  /// Y_a (Rows x 6) of each frame.
-  std::array<Eigen::Matrix<Scalar, Rows, 6>, K> y;
+  static constexpr int Pad = std::is_arithmetic_v<Scalar> ? (Rows + 3) / 4 * 4 : Rows;
+  using Column = Eigen::Matrix<Scalar, Pad, 1>;
+  /// Y_a (Rows x 6, padded to Pad rows with zeros) of each frame.
+  std::array<Eigen::Matrix<Scalar, Pad, 6>, K> y;
   /// The joint of frame a's support the sweep meets next; no_parent when none is left (a frame
   /// on the base has none).
   std::array<std::size_t, K> next;
+  /// One frame's Lambda^-1 (K = 1), padded.
+  Eigen::Matrix<Scalar, Pad, Rows> acc;
 
   /// Frame a, on link `link` (no_parent: on the base) with task transform x (task_transform).
   void start(std::size_t a, std::size_t link, const Transform<Scalar>& x) noexcept {
     next[a] = link;
-    y[a] = task_motion_matrix(x).template bottomRows<Rows>();
+    // the rows of x.act_inv on motions, [R^T 0; -R^T P R^T] (P = [p]x), the last Rows
+    auto& ya = y[a];
+    ya.setZero();
+    for (int r = 0; r < 3; ++r) {
+      const Vector3<Scalar> row = x.rotation.col(r);  // row r of R^T
+      // row r of -R^T P: -(R^T P)(r, :) = (P row)^T = p x row
+      const Vector3<Scalar> moment = detail::cross3(x.translation, row);
+      if constexpr (Rows == 6) {
+        ya.template block<1, 3>(r, 0) = row.transpose();
+        ya.template block<1, 3>(3 + r, 0) = moment.transpose();
+        ya.template block<1, 3>(3 + r, 3) = row.transpose();
+      } else {
+        ya.template block<1, 3>(r, 0) = moment.transpose();
+        ya.template block<1, 3>(r, 3) = row.transpose();
+      }
+    }
+    if constexpr (K == 1) acc.setZero();
   }
 
   template <typename Model, int Total>
   CHAINDYN_ALWAYS_INLINE void step(const Model& model, std::size_t i, const Motion<Scalar>& s,
                                    const Force<Scalar>& u, const Scalar& inv_d,
                                    Eigen::Matrix<Scalar, Total, Total>& lambda_inv) noexcept {
-    using Column = Eigen::Matrix<Scalar, Rows, 1>;
     std::array<Column, K> r;
     std::array<bool, K> on;
     for (std::size_t a = 0; a < K; ++a) {
@@ -216,19 +246,40 @@ struct TaskForceSweep {
       if (!on[a]) continue;
       next[a] = model.parent(i);
       // r_a = Y_a S_i, by the two halves of S (two shorter dependency chains)
-      r[a].noalias() = y[a].template leftCols<3>() * s.angular;
-      r[a].noalias() += y[a].template rightCols<3>() * s.linear;
+      const auto& ya = y[a];
+      Column ra = ya.col(0) * s.angular[0];
+      Column rl = ya.col(3) * s.linear[0];
+      ra += ya.col(1) * s.angular[1];
+      rl += ya.col(4) * s.linear[1];
+      ra += ya.col(2) * s.angular[2];
+      rl += ya.col(5) * s.linear[2];
+      r[a] = ra + rl;
     }
     for (std::size_t a = 0; a < K; ++a) {
       if (!on[a]) continue;
       const Column rd = r[a] * inv_d;
-      for (std::size_t b = a; b < K; ++b) {
-        if (!on[b]) continue;
-        lambda_inv.template block<Rows, Rows>(Eigen::Index(Rows * a), Eigen::Index(Rows * b))
-            .noalias() += rd * r[b].transpose();
+      if constexpr (K == 1) {
+        for (int c = 0; c < Rows; ++c) acc.col(c) += rd * r[a][c];
+      } else {
+        for (std::size_t b = a; b < K; ++b) {
+          if (!on[b]) continue;
+          lambda_inv.template block<Rows, Rows>(Eigen::Index(Rows * a), Eigen::Index(Rows * b))
+              .noalias() += rd.template head<Rows>() * r[b].template head<Rows>().transpose();
+        }
       }
-      y[a].noalias() -= rd * u.vector().transpose();  // Y_a P_i
+      // Y_a P_i
+      auto& ya = y[a];
+      for (int j = 0; j < 3; ++j) {
+        ya.col(j) -= rd * u.angular[j];
+        ya.col(3 + j) -= rd * u.linear[j];
+      }
     }
+  }
+
+  /// Lambda^-1 (one frame: the block summed in acc).
+  template <int Total>
+  void finish(Eigen::Matrix<Scalar, Total, Total>& lambda_inv) const noexcept {
+    if constexpr (K == 1) lambda_inv = acc.template topRows<Rows>();
   }
 };
 
@@ -242,49 +293,52 @@ void mirror_upper(Eigen::MatrixBase<Derived>& m) noexcept {
 
 /// The inverse of the symmetric Dim x Dim matrix a by the square-root-free Cholesky
 /// factorization a = L D L^T (L unit lower triangular; Golub & Van Loan, Matrix Computations,
-/// 4th ed., sec. 4.1.2), a^-1 = L^-T D^-1 L^-1, written out (one division per pivot; Eigen's
-/// LLT compiles its blocked path for large matrices too), into `inv`; false unless every pivot
-/// is > 0 (a positive definite).
+/// 4th ed., sec. 4.1.2), a^-1 = L^-T D^-1 L^-1, written out for a small fixed Dim, into `out`;
+/// false unless every pivot is > 0 (a positive definite). Arranged for a short dependency chain
+/// (the pivots are sequential: each waits for the previous one's reciprocal): right-looking
+/// elimination whose updates a(i, k) -= (a(i, j) a(k, j)) / d_j form the products before 1 / d_j
+/// is known, the rows of L^-1 formed as soon as the rows of L, and every entry of the inverse
+/// summed with its last pivot's term last. No branch until every pivot is known.
 template <int Dim, typename Scalar>
 bool inverse_spd_ldlt(const Eigen::Matrix<Scalar, Dim, Dim>& a,
                       Eigen::Matrix<Scalar, Dim, Dim>& out) noexcept {
-  Scalar l[Dim][Dim];   // L below the diagonal
-  Scalar d_diag[Dim];   // D
-  Scalar d_inv[Dim];    // 1 / D
-  Scalar inv[Dim][Dim];  // L^-1 below the diagonal (its diagonal is 1)
-  for (int j = 0; j < Dim; ++j) {
-    Scalar ld[Dim];  // l(j, k) d(k)
-    Scalar d = a(j, j);
-    for (int k = 0; k < j; ++k) {
-      ld[k] = l[j][k] * d_diag[k];
-      d -= l[j][k] * ld[k];
-    }
-    if (!(d > Scalar(0))) return false;
-    d_diag[j] = d;
-    d_inv[j] = Scalar(1) / d;
-    for (int i = j + 1; i < Dim; ++i) {
-      Scalar s = a(i, j);
-      for (int k = 0; k < j; ++k) s -= l[i][k] * ld[k];
-      l[i][j] = s * d_inv[j];
-    }
-  }
-  // L^-1 by forward substitution: inv(i, j) = -sum_{j <= k < i} l(i, k) inv(k, j)
-  for (int j = 0; j < Dim; ++j) {
-    for (int i = j + 1; i < Dim; ++i) {
-      Scalar s = -l[i][j];
-      for (int k = j + 1; k < i; ++k) s -= l[i][k] * inv[k][j];
-      inv[i][j] = s;
-    }
-  }
-  // a^-1(r, c) = sum_{k >= max(r, c)} inv(k, r) d_inv(k) inv(k, c), r <= c
-  for (int c = 0; c < Dim; ++c) {
-    for (int r = 0; r <= c; ++r) {
-      Scalar s = (r == c ? Scalar(1) : inv[c][r]) * d_inv[c];
-      for (int k = c + 1; k < Dim; ++k) s += inv[k][r] * d_inv[k] * inv[k][c];
-      out(r, c) = out(c, r) = s;
-    }
-  }
-  return true;
+  Scalar w[Dim][Dim];    // the lower triangle of a, eliminated in place
+  Scalar l[Dim][Dim];    // L below the diagonal
+  Scalar m[Dim][Dim];    // L^-1 below the diagonal (its diagonal is 1)
+  Scalar d_inv[Dim];     // 1 / D
+  index_range<Dim>(0, Dim, [&](const int j) CHAINDYN_ALWAYS_INLINE {
+    index_range<Dim>(j, Dim, [&](const int i) CHAINDYN_ALWAYS_INLINE { w[i][j] = a(i, j); });
+  });
+  bool positive = true;
+  index_range<Dim>(0, Dim, [&](const int j) CHAINDYN_ALWAYS_INLINE {
+    positive = positive && w[j][j] > Scalar(0);
+    d_inv[j] = Scalar(1) / w[j][j];
+    index_range<Dim>(j + 1, Dim, [&](const int i) CHAINDYN_ALWAYS_INLINE {
+      index_range<Dim>(j + 1, i + 1, [&](const int k) CHAINDYN_ALWAYS_INLINE {
+        w[i][k] -= (w[i][j] * w[k][j]) * d_inv[j];
+      });
+      l[i][j] = w[i][j] * d_inv[j];
+    });
+    // row j of L^-1: m(j, c) = -l(j, c) - sum_{c < k < j} l(j, k) m(k, c)
+    index_range<Dim>(0, j, [&](const int c) CHAINDYN_ALWAYS_INLINE {
+      Scalar t = -l[j][c];
+      index_range<Dim>(c + 1, j, [&](const int k) CHAINDYN_ALWAYS_INLINE {
+        t -= l[j][k] * m[k][c];
+      });
+      m[j][c] = t;
+    });
+  });
+  // a^-1(r, c) = sum_{k >= max(r, c)} m(k, r) d_inv(k) m(k, c), r <= c
+  index_range<Dim>(0, Dim, [&](const int c) CHAINDYN_ALWAYS_INLINE {
+    index_range<Dim>(0, c + 1, [&](const int r) CHAINDYN_ALWAYS_INLINE {
+      Scalar t = (r == c ? Scalar(1) : m[c][r]) * d_inv[c];
+      index_range<Dim>(c + 1, Dim, [&](const int k) CHAINDYN_ALWAYS_INLINE {
+        t += (m[k][r] * m[k][c]) * d_inv[k];
+      });
+      out(r, c) = out(c, r) = t;
+    });
+  });
+  return positive;
 }
 
 /// Lambda from Lambda^-1 by LDL^T (inverse_spd_ldlt, whose pivots in sequence make a singular
@@ -334,6 +388,7 @@ Transform<typename Model::Scalar> operational_space_inertia_of(
                            const Scalar& inv_d) CHAINDYN_ALWAYS_INLINE {
                          sweep.step(model, i, s, u, inv_d, out.Lambda_inv);
                        });
+  sweep.finish(out.Lambda_inv);
   mirror_upper(out.Lambda_inv);
   invert_task_inertia(out);
   return x;
@@ -599,6 +654,7 @@ void operational_space_dynamics(const Model& model, DataFor<Model>& data,
     }
     sweep.step(model, i, s, u_force, inv_d, out.Lambda_inv);
   });
+  sweep.finish(out.Lambda_inv);
   detail::mirror_upper(out.Lambda_inv);
   detail::invert_task_inertia(out);
   if (frame.on_base()) {
