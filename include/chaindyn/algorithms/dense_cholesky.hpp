@@ -203,6 +203,7 @@ inline void cholesky_factor_blocked(const Scalar* m, const Eigen::Index ldm, Sca
   constexpr int R = cholesky_tile_packets<Scalar>();
   constexpr int B = kCholeskyPanel;
   static_assert(B % P == 0, "a diagonal block is whole packets");
+  if (n <= 0) return;
   if (n <= B) {  // one diagonal block
     with_block_size(n, [&](auto size) CHAINDYN_ALWAYS_INLINE {
       Scalar inv[decltype(size)::value];
@@ -262,6 +263,7 @@ inline void cholesky_solve_blocked(const Scalar* l, const Eigen::Index ld, Scala
   using Packet = CholeskyPacket<Scalar>;
   constexpr int P = unpacket_traits<Packet>::size;
   constexpr int B = kCholeskyPanel;
+  if (n <= 0) return;
   if (n <= B) {  // one diagonal block: each pivot inverted once for both substitutions
     with_block_size(n, [&](auto size) CHAINDYN_ALWAYS_INLINE {
       Scalar inv[decltype(size)::value];
