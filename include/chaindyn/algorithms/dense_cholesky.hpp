@@ -18,7 +18,7 @@ namespace chaindyn::detail {
 /// In place: the first N rows and columns of l (leading dimension ldl) get L's lower triangle,
 /// L L^T = M for M symmetric positive definite (the lower triangle of m, leading dimension ldm),
 /// row by row (Cholesky-Banachiewicz), unrolled whole (CHAINDYN_UNROLL_16: clang++ unrolls it
-/// by itself, g++ does not); inv[j] = 1 / L(j, j). Each pivot is inverted once and the entries
+/// by itself, g++ does not); inv_out[j] = 1 / L(j, j). Each pivot is inverted once and the entries
 /// below it multiplied by 1 / l(j, j): N divisions instead of N (N + 1) / 2 (a division is ~13
 /// cycles of latency and 4-5 of throughput, a multiplication 3 and 0.5).
 template <int N, typename Scalar>
@@ -47,7 +47,7 @@ inline CHAINDYN_ALWAYS_INLINE void cholesky_factor_unrolled(const Scalar* m, con
 }
 
 /// In place: x := L^-1 x for the first N rows of x and l (lower triangle, leading dimension ld),
-/// unrolled whole; inv[i] = 1 / L(i, i) on return.
+/// unrolled whole; inv_out[i] = 1 / L(i, i) on return.
 template <int N, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE void cholesky_forward_unrolled(const Scalar* l, const Eigen::Index ld,
                                                              Scalar* x,
@@ -65,7 +65,7 @@ inline CHAINDYN_ALWAYS_INLINE void cholesky_forward_unrolled(const Scalar* l, co
 }
 
 /// In place: x := L^-T x for the first N rows of x and l (leading dimension ld), unrolled whole,
-/// with inv[i] = 1 / L(i, i).
+/// with inv_in[i] = 1 / L(i, i).
 template <int N, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE void cholesky_back_unrolled(const Scalar* l, const Eigen::Index ld,
                                                           Scalar* x,
@@ -156,11 +156,9 @@ inline CHAINDYN_ALWAYS_INLINE void cholesky_panel_update(Packet (&acc)[R][kChole
 /// sum_{c' < c} L(i, j0 + c') L(j0 + c, j0 + c')) / L(j0 + c, j0 + c)) in registers, stored
 /// once.
 template <int R, typename Packet, typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE void cholesky_panel_rows(const Scalar* m, const Eigen::Index ldm,
-                                                       Scalar* l, const Eigen::Index ldl,
-                                                       const Eigen::Index i0,
-                                                       const Eigen::Index j0,
-                                                       const Scalar (&inv)[kCholeskyPanel]) noexcept {
+inline CHAINDYN_ALWAYS_INLINE void cholesky_panel_rows(
+    const Scalar* m, const Eigen::Index ldm, Scalar* l, const Eigen::Index ldl,
+    const Eigen::Index i0, const Eigen::Index j0, const Scalar (&inv)[kCholeskyPanel]) noexcept {
   using namespace Eigen::internal;
   constexpr int P = unpacket_traits<Packet>::size;
   Packet acc[R][kCholeskyPanel];
@@ -184,8 +182,8 @@ inline CHAINDYN_ALWAYS_INLINE void cholesky_panel_rows(const Scalar* m, const Ei
 }
 
 /// In place: L (lower triangle of l) with L L^T = M (lower triangle of m), n x n column-major
-/// arrays, blocked left-looking (Golub & Van Loan, Matrix Computations, 4th ed., sec. 4.2.9,
-/// and the gaxpy Cholesky, Alg. 4.2.2, it blocks). The columns go in panels of eight that end
+/// arrays, blocked left-looking: the gaxpy Cholesky (Golub & Van Loan, Matrix Computations,
+/// 4th ed., Alg. 4.2.2) by panels of columns. The columns go in panels of eight that end
 /// at column n - 1 (the first panel holds the n mod 8 left over; it needs no update). Per panel
 /// from column j0:
 /// - its diagonal block's rank-j0 update (cholesky_panel_update, into a local block), then its
