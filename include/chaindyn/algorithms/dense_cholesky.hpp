@@ -305,7 +305,12 @@ inline void cholesky_solve_blocked(const Scalar* l, const Eigen::Index ld, Scala
     Scalar inv[B];
     CHAINDYN_UNROLL_16
     for (int c = 0; c < B; ++c) {
-      x[b0 + c] -= predux(acc[c]);
+      Scalar lanes[P];  // the packet's sum lane by lane (g++ 12 warns falsely inside predux's
+      pstoreu(lanes, acc[c]);  // AVX-512 intrinsics under -march=native)
+      Scalar sum = lanes[0];
+      CHAINDYN_UNROLL_16
+      for (int p = 1; p < P; ++p) sum += lanes[p];
+      x[b0 + c] -= sum;
       inv[c] = Scalar(1) / l[b0 + c + (b0 + c) * ld];
     }
     cholesky_back_unrolled<B>(l + b0 + b0 * ld, ld, x + b0, inv);
