@@ -10,9 +10,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
+#include <limits>
 #include <memory>
+#include <random>
+#include <vector>
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
@@ -458,4 +462,94 @@ TEST_CASE("on a tree, several frames at once: the stacked Lambda^-1 equals J M^-
   check(tree);
   check(TreeX<double>::from(tree));
   WARN("two frames of a tree: worst relative error of Lambda^-1 against the dense route " << worst);
+}
+
+// --- The dense Cholesky kernels under operational_space and forward_dynamics_crba ----------
+
+namespace {
+
+/// detail::cholesky_factor and detail::cholesky_solve on the symmetric positive definite m
+/// against Eigen's LLT: L's lower triangle, the solve, L's strictly upper triangle as it was.
+template <typename Matrix>
+void check_dense_cholesky(const Matrix& m, std::mt19937& gen, const double tolerance) {
+  using Scalar = typename Matrix::Scalar;
+  using Dense = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  using Vector = Eigen::Matrix<Scalar, Matrix::RowsAtCompileTime, 1>;
+  const Eigen::Index n = m.rows();
+  INFO("n = " << n);
+  Matrix l = Matrix::Constant(n, n, Scalar(7));
+  detail::cholesky_factor(m, l);
+  const Eigen::LLT<Dense> llt{Dense(m)};
+  REQUIRE(llt.info() == Eigen::Success);
+  CHECK(relative_error(Dense(l.template triangularView<Eigen::Lower>()), Dense(llt.matrixL())) <
+        tolerance);
+  bool upper_untouched = true;
+  for (Eigen::Index j = 1; j < n; ++j) {
+    for (Eigen::Index i = 0; i < j; ++i) upper_untouched = upper_untouched && l(i, j) == Scalar(7);
+  }
+  CHECK(upper_untouched);
+  Vector x = test::random_state<Vector>(gen, 5.0, n).template cast<Scalar>();
+  const Vector b = x;
+  detail::cholesky_solve(l, x);
+  CHECK(relative_error(x, llt.solve(b)) < tolerance);
+}
+
+/// A random symmetric positive definite n x n matrix, A A^T + n I (well conditioned), with
+/// NaN above the diagonal (the factorization reads the lower triangle only).
+template <typename Matrix>
+Matrix random_spd(std::mt19937& gen, const Eigen::Index n) {
+  std::normal_distribution<double> normal;
+  Eigen::MatrixXd a(n, n);
+  for (Eigen::Index i = 0; i < a.size(); ++i) a(i) = normal(gen);
+  Eigen::MatrixXd m = a * a.transpose() + double(n) * Eigen::MatrixXd::Identity(n, n);
+  m.triangularView<Eigen::StrictlyUpper>().setConstant(std::numeric_limits<double>::quiet_NaN());
+  return m.cast<typename Matrix::Scalar>();
+}
+
+}  // namespace
+
+TEST_CASE("dense Cholesky: L L^T = M and the solve equal Eigen's LLT at every size path",
+          "[cholesky]") {
+  std::mt19937 gen(test::kSeed + 700u);
+  // run-time sizes: 1 ... 8 a single unrolled block, 9 ... 20 a first panel of n mod 8 and
+  // panels of 8, 61 and 67 neither a multiple of the panel nor of a SIMD packet
+  for (const Eigen::Index n :
+       {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 61, 64, 67}) {
+    check_dense_cholesky(random_spd<Eigen::MatrixXd>(gen, n), gen, 1e-12);
+  }
+  check_dense_cholesky(random_spd<Eigen::MatrixXf>(gen, 61), gen, 2e-5);
+  // compile-time sizes: unrolled whole (7), blocked (17: a first panel of one; 64)
+  check_dense_cholesky(random_spd<Eigen::Matrix<double, 7, 7>>(gen, 7), gen, 1e-12);
+  check_dense_cholesky(random_spd<Eigen::Matrix<double, 17, 17>>(gen, 17), gen, 1e-12);
+  auto m64 = std::make_unique<Eigen::Matrix<double, 64, 64>>(random_spd<Eigen::MatrixXd>(gen, 64));
+  check_dense_cholesky(*m64, gen, 1e-12);
+}
+
+TEST_CASE("dense Cholesky: forward_dynamics_crba on ChainX of 61 and 67 joints solves M qdd = "
+          "tau - h - friction",
+          "[cholesky]") {
+  std::mt19937 gen(test::kSeed + 701u);
+  for (const Eigen::Index n : {Eigen::Index(61), Eigen::Index(67)}) {
+    std::vector<Link<double>> links;
+    for (Eigen::Index i = 0; i < n; ++i) links.push_back(test::random_link(gen, true));
+    const ChainX<double> model(links);
+    Data<ChainX<double>> data(model);
+    const Eigen::VectorXd q = test::random_state<Eigen::VectorXd>(gen, 3.1, n);
+    const Eigen::VectorXd qd = test::random_state<Eigen::VectorXd>(gen, 2.0, n);
+    const Eigen::VectorXd tau = test::random_state<Eigen::VectorXd>(gen, 20.0, n);
+    forward_dynamics_crba(model, data, q, qd, tau);
+    const Eigen::VectorXd rhs = tau - data.nle - friction_torques(model, qd);
+    // the residual relative to |M| |qdd| + |rhs| (backward stable whatever M's conditioning),
+    // and the factor against Eigen's LLT of the same M (within its condition number)
+    const Eigen::VectorXd residual = data.M * data.qdd - rhs;
+    const double scale = data.M.cwiseAbs().maxCoeff() * data.qdd.cwiseAbs().maxCoeff() +
+                         rhs.cwiseAbs().maxCoeff();
+    INFO("n = " << n << ", residual " << residual.cwiseAbs().maxCoeff() << ", scale " << scale);
+    CHECK(residual.cwiseAbs().maxCoeff() < 1e-13 * scale);
+    const Eigen::MatrixXd l = data.L.triangularView<Eigen::Lower>();
+    const Eigen::LLT<Eigen::MatrixXd> llt(data.M);
+    CHECK(relative_error(l, Eigen::MatrixXd(llt.matrixL())) <
+          1e-14 * test::condition_number(data.M));
+    CHECK(relative_error(Eigen::MatrixXd(l * l.transpose()), data.M) < 1e-13);
+  }
 }

@@ -68,6 +68,15 @@ TEST_CASE("ChainX: in-place algorithms make no heap allocation once model and Da
   REQUIRE((dd->data.qdd - qdd).cwiseAbs().maxCoeff() < 1e-8);
   REQUIRE_NO_ALLOCATION(model.set_payload(last, payload));
   REQUIRE_NO_ALLOCATION(model.clear_payload(last));
+  {  // 19 joints: the blocked Cholesky (a first panel of 3, two of 8) on its stack alone
+    std::vector<Link<double>> long_links;
+    for (int i = 0; i < 19; ++i) long_links.push_back(test::random_link(gen, true));
+    const X long_model(long_links);
+    auto long_data = std::make_unique<Data<X>>(long_model);
+    const V lq = V::Constant(19, 0.3), lqd = V::Constant(19, -0.2), ltau = V::Constant(19, 1.0);
+    REQUIRE_NO_ALLOCATION(forward_dynamics_crba(long_model, *long_data, lq, lqd, ltau));
+    REQUIRE(long_data->qdd.allFinite());
+  }
   REQUIRE(J->allFinite());
   REQUIRE(a.allFinite());
   REQUIRE(y->allFinite());
