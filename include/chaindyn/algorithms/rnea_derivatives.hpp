@@ -224,9 +224,11 @@ inline CHAINDYN_ALWAYS_INLINE const Motion<typename Model::Scalar>& root_parent_
 /// and the pass starts from them. With Root = MovingRoot<BaseJoint>, dd is a
 /// RootedDerivativesData and the root links' parent moves with its root.v and root.a (the
 /// same formulas, j - 1 the base body); the pass then also stores Ic_k S_k and 2 Bc_k^T S_k
-/// of a tree's links in dd.pair_ics and dd.pair_bts (a chain's always).
+/// of a tree's links in dd.pair_ics and dd.pair_bts (a chain's always). Flattened: in a large
+/// translation unit g++ leaves Eigen's small expressions (the column kernel's blocks, Motion *
+/// scalar) out of line in a ChainX's pass.
 template <bool from_aba, typename Model, typename Root = FixedRoot>
-void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
+CHAINDYN_FLATTEN void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
                            const typename Model::Vector& q, const typename Model::Vector& qd,
                            const typename Model::Vector& qdd) noexcept {
   static_assert(!(from_aba && is_moving_root<Root>), "rnea_derivatives_pass: from_aba on a fixed base only");
