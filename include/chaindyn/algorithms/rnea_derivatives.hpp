@@ -224,11 +224,9 @@ inline CHAINDYN_ALWAYS_INLINE const Motion<typename Model::Scalar>& root_parent_
 /// and the pass starts from them. With Root = MovingRoot<BaseJoint>, dd is a
 /// RootedDerivativesData and the root links' parent moves with its root.v and root.a (the
 /// same formulas, j - 1 the base body); the pass then also stores Ic_k S_k and 2 Bc_k^T S_k
-/// of a tree's links in dd.pair_ics and dd.pair_bts (a chain's always). Flattened: in a large
-/// translation unit g++ leaves Eigen's small expressions (the column kernel's blocks, Motion *
-/// scalar) out of line in a ChainX's pass.
+/// of a tree's links in dd.pair_ics and dd.pair_bts (a chain's always).
 template <bool from_aba, typename Model, typename Root = FixedRoot>
-CHAINDYN_FLATTEN void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
+void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
                            const typename Model::Vector& q, const typename Model::Vector& qd,
                            const typename Model::Vector& qdd) noexcept {
   static_assert(!(from_aba && is_moving_root<Root>), "rnea_derivatives_pass: from_aba on a fixed base only");
@@ -385,6 +383,18 @@ CHAINDYN_FLATTEN void rnea_derivatives_pass(const Model& model, DerivativesData<
   }
 }
 
+/// rnea_derivatives_pass with everything it calls inlined, for a runtime-sized model (ChainX,
+/// TreeX): in a large translation unit g++ leaves Eigen's small expressions (the column
+/// kernel's blocks, Motion * scalar) out of line in its pass. Not for compile-time models:
+/// flattened, clang++'s generated iiwa runs slower.
+template <bool from_aba, typename Model, typename Root = FixedRoot>
+CHAINDYN_FLATTEN void rnea_derivatives_pass_flattened(const Model& model, DerivativesData<Model>& dd,
+                                                      const typename Model::Vector& q,
+                                                      const typename Model::Vector& qd,
+                                                      const typename Model::Vector& qdd) noexcept {
+  rnea_derivatives_pass<from_aba, Model, Root>(model, dd, q, qd, qdd);
+}
+
 }  // namespace detail
 
 /// d tau / d q and d tau / d qd of rnea(model, q, qd, qdd) (friction and armature included as
@@ -405,7 +415,11 @@ void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
-  detail::rnea_derivatives_pass<false>(model, dd, q, qd, qdd);
+  if constexpr (Model::nq == Eigen::Dynamic) {
+    detail::rnea_derivatives_pass_flattened<false>(model, dd, q, qd, qdd);
+  } else {
+    detail::rnea_derivatives_pass<false>(model, dd, q, qd, qdd);
+  }
 }
 
 /// Returning form of rnea_derivatives: any Eigen vectors, sizes checked (throws
