@@ -79,7 +79,8 @@
 /// Inlines everything a function calls, recursively, into it: the batch functions
 /// (chaindyn/batch.hpp) put it on their per-thread loop, because g++ leaves Eigen's small
 /// expressions on 64-byte pack scalars out of line (2-3x per state; clang++ inlines them
-/// either way).
+/// either way). rnea_derivatives puts it on a runtime-sized model's pass for the same reason
+/// (algorithms/rnea_derivatives.hpp).
 /// On where CHAINDYN_ALWAYS_INLINE is on by default (optimised builds without sanitizers);
 /// define it yourself (empty) to turn it off, as the tests do (compile time).
 #ifndef CHAINDYN_FLATTEN

@@ -383,6 +383,18 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   }
 }
 
+/// rnea_derivatives_pass with everything it calls inlined, for a runtime-sized model (ChainX,
+/// TreeX): in a large translation unit g++ leaves Eigen's small expressions (the column
+/// kernel's blocks, Motion * scalar) out of line in its pass. Not for compile-time models:
+/// flattened, clang++'s generated iiwa runs slower.
+template <bool from_aba, typename Model, typename Root = FixedRoot>
+CHAINDYN_FLATTEN void rnea_derivatives_pass_flattened(const Model& model, DerivativesData<Model>& dd,
+                                                      const typename Model::Vector& q,
+                                                      const typename Model::Vector& qd,
+                                                      const typename Model::Vector& qdd) noexcept {
+  rnea_derivatives_pass<from_aba, Model, Root>(model, dd, q, qd, qdd);
+}
+
 }  // namespace detail
 
 /// d tau / d q and d tau / d qd of rnea(model, q, qd, qdd) (friction and armature included as
@@ -403,7 +415,11 @@ void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   const auto& q = detail::as_joint_vector<Model>(q_in.derived());
   const auto& qd = detail::as_joint_vector<Model>(qd_in.derived());
   const auto& qdd = detail::as_joint_vector<Model>(qdd_in.derived());
-  detail::rnea_derivatives_pass<false>(model, dd, q, qd, qdd);
+  if constexpr (Model::nq == Eigen::Dynamic) {
+    detail::rnea_derivatives_pass_flattened<false>(model, dd, q, qd, qdd);
+  } else {
+    detail::rnea_derivatives_pass<false>(model, dd, q, qd, qdd);
+  }
 }
 
 /// Returning form of rnea_derivatives: any Eigen vectors, sizes checked (throws
