@@ -29,6 +29,9 @@
 //               H and C)
 //   rnea_deriv  computeRNEADerivatives                       (RBDL has none)
 //   aba_deriv   computeABADerivatives                        (RBDL has none)
+// And chaindyn's batch:: forms of rnea, aba and both derivatives on one core (columns "batch" for
+// the generated type and "batch ChainX"; iiwa and UR5), kBatchBlock states per call at the native
+// pack width, reported per state, against the same peers' one-state calls.
 // As bench_runtime: rounds of every (robot, algorithm, library) cell in turn, a batch of calls on
 // consecutive precomputed states each; a cell's figure is its minimum over the rounds, and the
 // speed-ups (fastest peer / chaindyn) compare cells of this one process.
@@ -36,6 +39,7 @@
 
 #include <chaindyn/algorithms/aba_derivatives.hpp>
 #include <chaindyn/algorithms/rnea_derivatives.hpp>
+#include <chaindyn/batch.hpp>
 
 #ifdef CHAINDYN_BENCH_PINOCCHIO
 #include <pinocchio/algorithm/aba-derivatives.hpp>
@@ -103,6 +107,9 @@ struct Cell {
   std::function<double()> time;
   double best = std::numeric_limits<double>::infinity();
 };
+
+/// States per batch:: call in the batch cells (a multiple of every pack width).
+constexpr Eigen::Index kBatchBlock = 64;
 
 /// The states every library of one robot is run on (copied from chaindyn's ChainN fixture).
 struct States {
@@ -227,6 +234,86 @@ struct Agreement {
     return ok;
   }
 };
+
+/// chaindyn's batch:: calls on one core: call<A>(k) runs algorithm A on the kBatchBlock states of
+/// block k (the fixture's states as columns, in place into preallocated outputs).
+template <typename Model>
+struct OursBatch {
+  static constexpr Eigen::Index kBlocks = Eigen::Index(kStates) / kBatchBlock;
+  batch::Workspace<Model> ws;
+  MatrixXd q, qd, qdd, tau, out, d1, d2, d3;
+  OursBatch(const Model& model, const States& s)
+      : ws(model, batch::Options{1}) {
+    const Eigen::Index n = s.q[0].size();
+    q.resize(n, Eigen::Index(kStates));
+    qd.resizeLike(q);
+    qdd.resizeLike(q);
+    tau.resizeLike(q);
+    for (Eigen::Index k = 0; k < Eigen::Index(kStates); ++k) {
+      q.col(k) = s.q[std::size_t(k)];
+      qd.col(k) = s.qd[std::size_t(k)];
+      qdd.col(k) = s.qdd[std::size_t(k)];
+      tau.col(k) = s.tau[std::size_t(k)];
+    }
+    out.resize(n, kBatchBlock);
+    d1.resize(n, n * kBatchBlock);
+    d2.resizeLike(d1);
+    d3.resizeLike(d1);
+  }
+  template <int A>
+  void call(std::size_t k) {
+    const Eigen::Index c = (Eigen::Index(k) % kBlocks) * kBatchBlock;
+    const auto Q = q.middleCols(c, kBatchBlock);
+    const auto Qd = qd.middleCols(c, kBatchBlock);
+    if constexpr (A == 0) batch::rnea(ws, Q, Qd, qdd.middleCols(c, kBatchBlock), out);
+    if constexpr (A == 2) batch::aba(ws, Q, Qd, tau.middleCols(c, kBatchBlock), out);
+    if constexpr (A == 4) {
+      batch::rnea_derivatives(ws, Q, Qd, qdd.middleCols(c, kBatchBlock), d1, d2);
+    }
+    if constexpr (A == 5) {
+      batch::aba_derivatives(ws, Q, Qd, tau.middleCols(c, kBatchBlock), d1, d2, d3);
+    }
+  }
+  /// The batch results of block 0 against the one-state reference r of state k < kBatchBlock.
+  void check(const Reference& r, std::size_t k, const std::string& column, Agreement& agreement) {
+    const Eigen::Index n = q.rows();
+    const Eigen::Index s = Eigen::Index(k);
+    call<0>(0);
+    agreement.note("batch rnea (" + column + ")", relative_error(out.col(s), r.tau));
+    call<2>(0);
+    agreement.note("batch aba (" + column + ")", relative_error(out.col(s), r.qdd));
+    call<4>(0);
+    agreement.note("batch rnea_derivatives (" + column + ")",
+                   std::max(relative_error(d1.middleCols(s * n, n), r.dtau_dq),
+                            relative_error(d2.middleCols(s * n, n), r.dtau_dqd)));
+    call<5>(0);
+    agreement.note("batch aba_derivatives (" + column + ")",
+                   std::max(relative_error(d1.middleCols(s * n, n), r.dqdd_dq),
+                            relative_error(d2.middleCols(s * n, n), r.dqdd_dqd)));
+  }
+};
+
+/// A cell timing s->call<Code>() on kBatchBlock states, reported per state.
+template <int Code, typename Subject>
+Cell batch_cell(const std::string& robot, int algorithm, const std::string& column,
+                Subject& subject, int calls) {
+  return Cell{robot, algorithm, column, false, [&subject, calls] {
+                Subject* p = &subject;
+                benchmark::DoNotOptimize(p);
+                const int n = std::max(1, batch(Code, calls) / int(kBatchBlock));
+                return time_batch([p](std::size_t k) { p->template call<Code>(k); }, n) /
+                       double(kBatchBlock);
+              }};
+}
+
+template <typename Model>
+void add_batch(std::vector<Cell>& cells, const std::string& robot, const std::string& column,
+               OursBatch<Model>& o, int calls) {
+  cells.push_back(batch_cell<0>(robot, 0, column, o, calls));
+  cells.push_back(batch_cell<2>(robot, 2, column, o, calls));
+  cells.push_back(batch_cell<4>(robot, 4, column, o, calls));
+  cells.push_back(batch_cell<5>(robot, 5, column, o, calls));
+}
 
 #ifdef CHAINDYN_BENCH_PINOCCHIO
 // --- Pinocchio 3 -----------------------------------------------------------------------------
@@ -381,6 +468,13 @@ Ours<Model>& keep(Model m) {
   return *kept.back();
 }
 
+template <typename Model>
+OursBatch<Model>& keep_batch(Model m, const States& s) {
+  static std::vector<std::unique_ptr<OursBatch<Model>>> kept;
+  kept.push_back(std::make_unique<OursBatch<Model>>(m, s));
+  return *kept.back();
+}
+
 /// Builds one robot's chaindyn variants (Generated: the generated type, or void) and peers,
 /// checks them, and adds their cells.
 template <int N, typename Generated>
@@ -413,6 +507,23 @@ bool add_robot(std::vector<Cell>& cells, std::vector<std::unique_ptr<Robot>>& ro
     chain_n.template call<3>(k);
     agreement.note("fd_crba vs aba (chaindyn)", relative_error(chain_n.f.data->qdd, r.qdd));
   }
+  // batch:: on the generated type and on ChainX (the derivatives' outputs at n = 64 would be
+  // 64 x 4,096 per call: iiwa and UR5 only)
+  OursBatch<ChainX<double>>* batch_x = nullptr;
+  void* batch_generated = nullptr;
+  if constexpr (N <= 7) {
+    batch_x = &keep_batch(ChainX<double>::from(ChainNz(links)), *robot->states);
+    for (std::size_t k = 0; k < std::size_t(kBatchBlock); k += 9) {
+      batch_x->check(reference(chain_n, k), k, "ChainX", agreement);
+    }
+    if constexpr (!std::is_void_v<Generated>) {
+      auto& g = keep_batch(Generated(*generated), *robot->states);
+      batch_generated = &g;
+      for (std::size_t k = 0; k < std::size_t(kBatchBlock); k += 9) {
+        g.check(reference(chain_n, k), k, "generated", agreement);
+      }
+    }
+  }
   if (!agreement.report(name, 1e-10)) return false;
 
   if constexpr (!std::is_void_v<Generated>) {
@@ -420,6 +531,12 @@ bool add_robot(std::vector<Cell>& cells, std::vector<std::unique_ptr<Robot>>& ro
   }
   add_ours(cells, name, "ChainN", chain_n, calls);
   add_ours(cells, name, "ChainX", chain_x, calls);
+  if constexpr (!std::is_void_v<Generated>) {
+    if (batch_generated) {
+      add_batch(cells, name, "batch", *static_cast<OursBatch<Generated>*>(batch_generated), calls);
+    }
+  }
+  if (batch_x) add_batch(cells, name, "batch ChainX", *batch_x, calls);
 #ifdef CHAINDYN_BENCH_PINOCCHIO
   PinocchioPeer& pin = *robot->pinocchio;
   cells.push_back(cell<0>(name, 0, "Pinocchio", true, pin, calls));
@@ -516,7 +633,7 @@ int run_fast_peers(int rounds) {
         fastest[c.algorithm] = &c;
       }
     }
-    for (const char* variant : {"generated", "ChainN", "ChainX"}) {
+    for (const char* variant : {"generated", "ChainN", "ChainX", "batch", "batch ChainX"}) {
       if (!find(robot, 0, variant)) continue;
       std::printf("  %-14s", variant);
       for (int a = 0; a < kAlgorithmCount; ++a) {
