@@ -90,6 +90,59 @@ TEMPLATE_LIST_TEST_CASE("M column i equals rnea(q, 0, e_i) - rnea(q, 0, 0), CRBA
   WARN("n = " << n << ": worst |M - M_rnea| = " << worst);
 }
 
+namespace {
+/// crba of a random n-joint chain of RevoluteZ joints (armature included) against the pair-by-pair
+/// base-coordinate form and against RNEA's columns, as a ChainN and as a ChainX.
+template <int N>
+void check_crba_by_columns() {
+  using Model = ChainN<double, N, RevoluteZ>;
+  using Vector = typename Model::Vector;
+  std::mt19937 gen(test::kSeed + std::uint32_t(N));
+  const Model model(test::random_links<Model>(gen, true));
+  const auto x = ChainX<double>::from(model);
+  auto data = std::make_unique<Data<Model>>();
+  Data<ChainX<double>> xdata(x);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (int s = 0; s < 4; ++s) {
+    const Vector q = test::random_state<Vector>(gen, 3.0);
+    const Vector zero = Vector::Zero();
+    const Vector bias = rnea(model, q, zero, zero);
+    typename Model::Matrix from_rnea;
+    for (int i = 0; i < N; ++i) from_rnea.col(i) = rnea(model, q, zero, Vector(Vector::Unit(i))) - bias;
+    data->M.setConstant(nan);  // every entry must be written
+    crba(model, *data, q);
+    const typename Model::Matrix by_columns = data->M;
+    INFO("n = " << N << ", state " << s);
+    REQUIRE(by_columns.allFinite());
+    REQUIRE(by_columns == by_columns.transpose());
+    REQUIRE(relative_error(by_columns, from_rnea) < 1e-12);
+    detail::crba_base_coordinates_by_pairs(model, *data, q, data->M);
+    REQUIRE(relative_error(by_columns, data->M) < 1e-13);
+    // the ChainX: crba (by columns from kCrbaColumnsFromAtRunTime joints) and the columns form
+    const Eigen::VectorXd xq = q;
+    xdata.M.setConstant(nan);
+    crba(x, xdata, xq);
+    REQUIRE(xdata.M.allFinite());
+    REQUIRE(xdata.M == xdata.M.transpose());
+    REQUIRE(relative_error(xdata.M, by_columns) < 1e-13);
+    xdata.M.setConstant(nan);
+    detail::crba_chain_base_coordinates(x, xdata, xq, xdata.M);
+    REQUIRE(xdata.M.allFinite());
+    REQUIRE(xdata.M == xdata.M.transpose());
+    REQUIRE(relative_error(xdata.M, by_columns) < 1e-13);
+  }
+}
+}  // namespace
+
+TEST_CASE("crba on long chains (M by columns) equals RNEA's columns and the pair-by-pair form, exactly symmetric",
+          "[identities][crba]") {
+  // 17 and 67: partial strips of 8 rows and blocks of 4 columns; 33: one row past the strips
+  check_crba_by_columns<17>();
+  check_crba_by_columns<33>();
+  check_crba_by_columns<64>();
+  check_crba_by_columns<67>();
+}
+
 TEMPLATE_LIST_TEST_CASE("M is symmetric positive definite", "[identities]",
                         test::MixedChains<double>) {
   using Vector = typename TestType::Vector;

@@ -77,6 +77,15 @@ TEST_CASE("ChainX: in-place algorithms make no heap allocation once model and Da
     REQUIRE_NO_ALLOCATION(forward_dynamics_crba(long_model, *long_data, lq, lqd, ltau));
     REQUIRE(long_data->qdd.allFinite());
   }
+  {  // 33 joints: crba takes M by columns (crba_chain_base_coordinates, rows in Data::oSF)
+    std::vector<Link<double>> long_links;
+    for (int i = 0; i < 33; ++i) long_links.push_back(test::random_link(gen, true));
+    const X long_model(long_links);
+    auto long_data = std::make_unique<Data<X>>(long_model);
+    const V lq = V::Constant(33, 0.3);
+    REQUIRE_NO_ALLOCATION(crba(long_model, *long_data, lq));
+    REQUIRE(long_data->M.allFinite());
+  }
   REQUIRE(J->allFinite());
   REQUIRE(a.allFinite());
   REQUIRE(y->allFinite());

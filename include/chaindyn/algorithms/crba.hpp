@@ -18,6 +18,7 @@
 #include "chaindyn/model/joint_walks.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace chaindyn {
 
@@ -66,18 +67,133 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Wor
   });
 }
 
-/// CRBA in base coordinates (see the file comment). Fills M (every entry), data.liMi,
+/// x . w for the six components x0..x5 of a spatial vector (one summation order, so that M's two
+/// triangles, which sum the same products, are equal to the last bit).
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Scalar crba_dot(const Scalar& x0, const Scalar& x1, const Scalar& x2,
+                                              const Scalar& x3, const Scalar& x4, const Scalar& x5,
+                                              const Scalar (&w)[6]) noexcept {
+  return (x0 * w[0] + x1 * w[1] + x2 * w[2]) + (x3 * w[3] + x4 * w[4] + x5 * w[5]);
+}
+
+/// Rows first..last-1 of B (1 or 4) columns of M, m_b[j] = x_j . w[b], where x_j is row j of an
+/// n x 6 matrix (x0..x5: its columns): one loop down contiguous columns, which the compilers
+/// vectorise (restrict parameters: no m_b is an x column), each x_j loaded once for the B
+/// columns.
+template <int B, typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE void crba_panel(
+    Scalar* CHAINDYN_RESTRICT m0, Scalar* CHAINDYN_RESTRICT m1, Scalar* CHAINDYN_RESTRICT m2,
+    Scalar* CHAINDYN_RESTRICT m3, const Scalar* CHAINDYN_RESTRICT x0,
+    const Scalar* CHAINDYN_RESTRICT x1, const Scalar* CHAINDYN_RESTRICT x2,
+    const Scalar* CHAINDYN_RESTRICT x3, const Scalar* CHAINDYN_RESTRICT x4,
+    const Scalar* CHAINDYN_RESTRICT x5, const Scalar (&w)[B][6], const Eigen::Index first,
+    const Eigen::Index last) noexcept {
+  static_assert(B == 1 || B == 4, "crba_panel: 1 or 4 columns");
+  for (Eigen::Index j = first; j < last; ++j) {
+    m0[j] = crba_dot(x0[j], x1[j], x2[j], x3[j], x4[j], x5[j], w[0]);
+    if constexpr (B == 4) {
+      m1[j] = crba_dot(x0[j], x1[j], x2[j], x3[j], x4[j], x5[j], w[1]);
+      m2[j] = crba_dot(x0[j], x1[j], x2[j], x3[j], x4[j], x5[j], w[2]);
+      m3[j] = crba_dot(x0[j], x1[j], x2[j], x3[j], x4[j], x5[j], w[3]);
+    }
+  }
+}
+
+/// M of a chain from the n x 6 rows of S and F (row j: S_j^T and F_j^T = (I^c_j S_j)^T, base
+/// coordinates; `rows`: a detail::SpatialRows): M_jc = S_j . F_c for j <= c (RBDA Table 6.2: on
+/// a chain every j <= c is an ancestor of c) and M_jc = M_cj = F_j . S_c for j > c. Both
+/// triangles are computed, each column top to bottom in blocks of four columns (crba_panel:
+/// each row of S or F loaded once for four columns): S_j . F_c down to the end of the strip of P
+/// rows that holds the block's diagonal entries, F_j . S_c below it; then the strictly lower
+/// part of each diagonal P x P block, computed there as S_j . F_c, is copied from its upper
+/// part. An entry and its mirror sum the same products in the same order: M is exactly
+/// symmetric. P is 8, or 1 where Scalar is no floating-point type (an AutoDiffScalar: nothing
+/// to vectorise); the columns after the last whole block one by one.
+template <typename Rows, typename Matrix>
+inline CHAINDYN_ALWAYS_INLINE void crba_chain_columns(const Rows& rows, Matrix& M,
+                                                      const Eigen::Index n) noexcept {
+  using Scalar = typename Matrix::Scalar;
+  constexpr Eigen::Index P = std::is_floating_point_v<Scalar> ? 8 : 1;  // rows per strip
+  constexpr int B = P > 1 ? 4 : 1;                                      // columns per block
+  const auto panel = [&](const int x, const auto& w, Scalar* const (&m)[4],
+                         const Eigen::Index first, const Eigen::Index last) CHAINDYN_ALWAYS_INLINE {
+    crba_panel(m[0], m[1], m[2], m[3], rows.column(x), rows.column(x + 1), rows.column(x + 2),
+               rows.column(x + 3), rows.column(x + 4), rows.column(x + 5), w, first, last);
+  };
+  constexpr int s = 0, f = 6;  // the first columns of S and F in rows
+  // columns c0 .. c0 + W - 1
+  const auto block = [&](const Eigen::Index c0, auto width) CHAINDYN_ALWAYS_INLINE {
+    constexpr int W = decltype(width)::value;
+    Scalar fc[W][6], sc[W][6];
+    Scalar* m[4] = {&M.coeffRef(0, c0), &M.coeffRef(0, c0), &M.coeffRef(0, c0), &M.coeffRef(0, c0)};
+    for (int b = 0; b < W; ++b) {
+      m[b] = &M.coeffRef(0, c0 + b);
+      for (int k = 0; k < 6; ++k) {
+        fc[b][k] = rows.column(f + k)[c0 + b];
+        sc[b][k] = rows.column(s + k)[c0 + b];
+      }
+    }
+    const Eigen::Index end = std::min(c0 - c0 % P + P, n);  // of the diagonal entries' strip
+    panel(s, fc, m, 0, end);
+    panel(f, sc, m, end, n);
+  };
+  const Eigen::Index blocked = n - n % B;  // columns in whole blocks
+  for (Eigen::Index c0 = 0; c0 < blocked; c0 += B) block(c0, std::integral_constant<int, B>{});
+  for (Eigen::Index c = blocked; c < n; ++c) block(c, std::integral_constant<int, 1>{});
+  if constexpr (P > 1) {
+    for (Eigen::Index d = 0; d < n; d += P) {
+      const Eigen::Index end = std::min(d + P, n);
+      for (Eigen::Index j = d; j < end; ++j) {
+        for (Eigen::Index i = j + 1; i < end; ++i) M(i, j) = M(j, i);
+      }
+    }
+  }
+}
+
+/// CRBA in base coordinates on a chain (see the file comment): oS_i by the forward kinematics;
+/// tip to base, oI^c_i = oI_i + oI^c_{i+1} and F_i = oI^c_i oS_i, kept as rows of data.oSF; then
+/// M by columns (crba_chain_columns). Fills M (every entry), data.liMi, oMi, oS, oIc, oSF.
+template <typename Model>
+inline CHAINDYN_ALWAYS_INLINE void crba_chain_base_coordinates(const Model& model,
+                                                               DataFor<Model>& data,
+                                                               const typename Model::Vector& q,
+                                                               typename Model::Matrix& M) noexcept {
+  static_assert(crba_uses_spatial_rows<Model>, "crba_chain_base_coordinates: a long chain");
+  using Scalar = typename Model::Scalar;
+  const auto n = Eigen::Index(detail::joint_count(model));  // a constant for Chain and ChainN
+  world_kinematics(model, data, q);                          // oMi, oS
+  auto& rows = data.oSF;
+  Inertia<Scalar> ic;  // oI^c_i, carried from link to parent in a local (not read back from oIc)
+  model.joints_backward(large_body, [&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
+    const auto ki = Eigen::Index(i);
+    // oI^c_i = oI_i + oI^c_{i+1} (RBDA Table 6.2 in base coordinates: no transform)
+    ic += model.inertia_in(i, data.oMi[i]);
+    data.oIc[i] = ic;
+    const Motion<Scalar>& s = data.oS[i];
+    const Force<Scalar> f = ic * s;  // F_i = I^c_i S_i
+    for (int k = 0; k < 3; ++k) {
+      rows.column(k)[ki] = s.angular[k];
+      rows.column(k + 3)[ki] = s.linear[k];
+      rows.column(k + 6)[ki] = f.angular[k];
+      rows.column(k + 9)[ki] = f.linear[k];
+    }
+  });
+  crba_chain_columns(rows, M, n);
+  for (Eigen::Index c = 0; c < n; ++c) M(c, c) += model.armature()[c];
+}
+
+/// CRBA in base coordinates pair by pair (a tree, and a chain shorter than
+/// CHAINDYN_CRBA_BASE_COORDINATES_FROM joints under a floating base): M_ji = oS_j . F_i for
+/// each ancestor j of i, both triangles stored in the pass. Fills M (every entry), data.liMi,
 /// data.oMi, data.oS, data.oIc.
 template <typename Model>
-inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, DataFor<Model>& data,
-                                                         const typename Model::Vector& q,
-                                                         typename Model::Matrix& M) noexcept {
+inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates_by_pairs(const Model& model,
+                                                                  DataFor<Model>& data,
+                                                                  const typename Model::Vector& q,
+                                                                  typename Model::Matrix& M) noexcept {
   using Scalar = typename Model::Scalar;
-  // The lower triangle: stored beside the upper one while M fits in L1 (n <= 64 doubles);
-  // beyond, by blocks of 8 x 8 after the pass (row-wise stores in the pass miss L1 there).
   const auto n = Eigen::Index(detail::joint_count(model));  // a constant for Chain and ChainN
-  const bool transpose_after = n * n * Eigen::Index(sizeof(Scalar)) > 32768;
-  world_kinematics(model, data, q);  // oMi, oS
+  world_kinematics(model, data, q);                          // oMi, oS
   if constexpr (!Model::serial) M.setZero();  // the entries of pairs on different branches
   model.joints_forward(large_body, [&](const std::size_t i, const auto&) CHAINDYN_ALWAYS_INLINE {
     data.oIc[i] = model.inertia_in(i, data.oMi[i]);  // oI_i
@@ -95,7 +211,7 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
       for (std::size_t j = 0; j < i; ++j) {
         const auto kj = Eigen::Index(j);
         M(kj, ki) = dot(data.oS[j], f);
-        if (!transpose_after) M(ki, kj) = M(kj, ki);
+        M(ki, kj) = M(kj, ki);
       }
     } else {
       for (std::size_t j = model.parent(i); j != no_parent; j = model.parent(j)) {
@@ -108,17 +224,29 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
       if (!model.is_root(i)) data.oIc[model.parent(i)] += data.oIc[i];
     }
   });
-  if (transpose_after) {
-    constexpr Eigen::Index b = 8;
-    for (Eigen::Index j0 = 0; j0 < n; j0 += b) {
-      for (Eigen::Index i0 = j0; i0 < n; i0 += b) {
-        for (Eigen::Index j = j0; j < std::min(j0 + b, n); ++j) {
-          for (Eigen::Index i = std::max(i0, j + 1); i < std::min(i0 + b, n); ++i) {
-            M(i, j) = M(j, i);
-          }
-        }
+}
+
+/// The joint count from which a ChainX's crba takes M by columns (crba_chain_base_coordinates)
+/// instead of pair by pair: its pair loop is not unrolled either way, and the columns' set-up
+/// (the rows of S and F, the strips) pays off from here (docs/benchmarks.md).
+constexpr Eigen::Index kCrbaColumnsFromAtRunTime = 32;
+
+/// CRBA in base coordinates (see the file comment). Fills M (every entry), data.liMi,
+/// data.oMi, data.oS, data.oIc (and data.oSF on a chain that crba_uses_spatial_rows).
+template <typename Model>
+inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, DataFor<Model>& data,
+                                                         const typename Model::Vector& q,
+                                                         typename Model::Matrix& M) noexcept {
+  if constexpr (crba_uses_spatial_rows<Model>) {
+    if constexpr (Model::nq == Eigen::Dynamic) {  // a ChainX: by its joint count
+      if (Eigen::Index(detail::joint_count(model)) < kCrbaColumnsFromAtRunTime) {
+        crba_base_coordinates_by_pairs(model, data, q, M);
+        return;
       }
     }
+    crba_chain_base_coordinates(model, data, q, M);
+  } else {
+    crba_base_coordinates_by_pairs(model, data, q, M);
   }
 }
 

@@ -9,7 +9,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <memory>
+#include <type_traits>
+#include <vector>
 
 namespace chaindyn {
 
@@ -38,11 +41,71 @@ struct TreeWork<Model, false> {
   PerLinkArray<Eigen::Matrix<typename Model::Scalar, 6, 6>, Model::nq> oBc;
 };
 
-/// Data's alignment: 32 bytes, or its members' own when larger (one alignas, computed: g++
-/// keeps only the last of several alignas on a class).
+/// Whether crba on Model works in base coordinates on a chain (algorithms/crba.hpp), with its
+/// rows of S and F in a Data::oSF: a chain of CHAINDYN_CRBA_BASE_COORDINATES_FROM joints or more,
+/// and every ChainX.
 template <typename Model>
-constexpr std::size_t data_alignment = std::max({std::size_t(32), alignof(typename Model::Matrix),
-                                                 alignof(typename Model::Vector)});
+constexpr bool crba_uses_spatial_rows =
+    Model::serial && (Model::nq == Eigen::Dynamic || Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM);
+
+/// Data::oSF where crba does not use it.
+struct NoSpatialRows {};
+
+/// Two n x 6 matrices, `s` and `f` (12 columns), column-major, each column starting on a
+/// 64-byte boundary (a cache line and an AVX-512 register; leading dimension: n rounded up to
+/// whole 64-byte lines): the rows of S and F of crba on a chain, whose loops run down these
+/// columns. Fixed-size for a compile-time n; for a run-time n (ChainX) a buffer sized when made,
+/// with the first 64-byte boundary found at each use (so that a copy is valid too), as
+/// EIGEN_MAX_ALIGN_BYTES may align Eigen's own storage less.
+template <typename Scalar, int N>
+class SpatialRows {
+  static constexpr std::size_t kLine = 64;
+  static constexpr Eigen::Index kPerLine =
+      kLine % sizeof(Scalar) == 0 ? Eigen::Index(kLine / sizeof(Scalar)) : 1;
+  static constexpr Eigen::Index lead(Eigen::Index n) {
+    return (n + kPerLine - 1) / kPerLine * kPerLine;
+  }
+  static constexpr std::size_t kFixedSize = N == Eigen::Dynamic ? 0 : std::size_t(12 * lead(N));
+
+ public:
+  SpatialRows() = default;
+  explicit SpatialRows(Eigen::Index n) : stride_(lead(n)) {
+    if constexpr (N == Eigen::Dynamic) buffer_.resize(std::size_t(12 * stride_ + kPerLine - 1));
+  }
+  /// Entries between the starts of two columns.
+  Eigen::Index stride() const noexcept { return stride_; }
+  /// Column k of S (k < 6), then of F (6 <= k < 12).
+  Scalar* column(int k) noexcept { return first() + k * stride_; }
+  const Scalar* column(int k) const noexcept { return const_cast<SpatialRows*>(this)->column(k); }
+
+ private:
+  Scalar* first() noexcept {
+    if constexpr (N == Eigen::Dynamic) {
+      Scalar* p = buffer_.data();
+      if constexpr (kPerLine > 1) {
+        const auto address = reinterpret_cast<std::uintptr_t>(p);
+        if (address % sizeof(Scalar) == 0) {
+          p += (kPerLine - Eigen::Index(address / sizeof(Scalar)) % kPerLine) % kPerLine;
+        }
+      }
+      return p;
+    } else {
+      return buffer_.data();
+    }
+  }
+  Eigen::Index stride_ = N == Eigen::Dynamic ? 0 : lead(N);
+  using Buffer = std::conditional_t<N == Eigen::Dynamic, std::vector<Scalar>,
+                                    std::array<Scalar, kFixedSize>>;
+  alignas(N == Eigen::Dynamic ? alignof(Buffer) : kLine) Buffer buffer_{};
+};
+
+/// Data's alignment: 32 bytes, or its members' own when larger (64 with a fixed-size oSF) (one
+/// alignas, computed: g++ keeps only the last of several alignas on a class).
+template <typename Model>
+constexpr std::size_t data_alignment = std::max(
+    {std::size_t(32), alignof(typename Model::Matrix), alignof(typename Model::Vector),
+     crba_uses_spatial_rows<Model> ? alignof(SpatialRows<typename Model::Scalar, Model::nq>)
+                                   : std::size_t(1)});
 }  // namespace detail
 
 /// Every intermediate and result of the algorithms, sized at compile time from the model (for a
@@ -132,6 +195,11 @@ struct alignas(detail::data_alignment<Model>) Data : detail::TreeWork<Model> {
   PerLink<Force<Scalar>> oU;        ///< oIA_i oS_i (aba)
   Vector sin_q;                     ///< sin q_i, cos q_i of the last joint_poses (ChainX
   Vector cos_q;                     ///< only; a compile-time chain keeps them on the stack)
+  /// Rows oS_i^T and F_i^T = (oIc_i oS_i)^T of crba in base coordinates on a chain, stored by
+  /// columns (detail::SpatialRows; empty where crba works in link coordinates and on a tree)
+  std::conditional_t<detail::crba_uses_spatial_rows<Model>, detail::SpatialRows<Scalar, nq>,
+                     detail::NoSpatialRows>
+      oSF;
 
  private:
   void resize(std::size_t n) {
@@ -144,6 +212,7 @@ struct alignas(detail::data_alignment<Model>) Data : detail::TreeWork<Model> {
     for (auto* p : {&D, &Dinv, &u, &tau, &qdd, &nle}) *p = Vector::Zero(k);
     for (auto* p : {&M, &L, &Minv, &C}) *p = Matrix::Zero(k, k);
     sin_q = cos_q = Vector::Zero(k);
+    if constexpr (detail::crba_uses_spatial_rows<Model>) oSF = detail::SpatialRows<Scalar, nq>(k);
     if constexpr (!Model::serial) detail::resize_per_link(this->oBc, n);
   }
 };
