@@ -49,7 +49,8 @@
 /// The two cross between 8 and 10 joints (beyond 8 joints ChainN's walks are loops, no longer
 /// unrolled: the link form's per-pair transforms then cost most); the figures are in
 /// docs/benchmarks.md ("CRBA: coordinates by chain length"); a ChainX or TreeX works in base
-/// coordinates at every length. Define it before including
+/// coordinates at every length. From here on a chain's base-coordinate form takes M by columns
+/// (algorithms/crba.hpp) and its Data holds their rows (Data::oSF). Define it before including
 /// chaindyn to override (e.g. 1: always base coordinates; a large number: never).
 #ifndef CHAINDYN_CRBA_BASE_COORDINATES_FROM
 #define CHAINDYN_CRBA_BASE_COORDINATES_FROM 9

@@ -7,10 +7,15 @@
 ///   F = I^c_i S_i are carried from link to parent, M_ji = S_j^T (Xup^T ... F); each ancestor
 ///   pair costs one force transform, and S_j^T is a single component (the joint's axis is
 ///   known at compile time);
-/// - base coordinates (RBDA sec. 6.2 allows any coordinates; Pinocchio's CRBA works so): every
-///   S_i and I_i is expressed in the base frame once per link, I^c_i = sum_{k>=i} oI_k needs no
-///   transform, and M_ji = oS_j . (oI^c_i oS_i) is one 6-vector dot product per pair.
+/// - base coordinates (RBDA sec. 6.2 allows any coordinates; Pinocchio's crba with
+///   Convention::WORLD works so): every S_i and I_i is expressed in the base frame once per
+///   link, I^c_i = sum_{k>=i} oI_k needs no transform, and M_ji = oS_j . (oI^c_i oS_i) is one
+///   6-vector dot product per pair.
 /// The first is cheaper on short chains (no base-frame poses), the second per ancestor pair.
+/// On a chain the base form keeps oS_j and F_j = oI^c_j oS_j as the rows of two n x 6 matrices
+/// (Data::oSF) and takes M as the product of those, column by column down contiguous columns
+/// (crba_chain_columns): a compile-time chain from CHAINDYN_CRBA_BASE_COORDINATES_FROM joints,
+/// a ChainX from kCrbaColumnsFromAtRunTime; a tree, and a shorter ChainX, pair by pair.
 #pragma once
 
 #include "chaindyn/algorithms/forward_kinematics.hpp"
@@ -272,7 +277,8 @@ inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>&
 /// M(q), symmetric positive definite, both triangles filled, armature on the diagonal.
 /// Fills data.M; for chains shorter than CHAINDYN_CRBA_BASE_COORDINATES_FROM (9) joints also
 /// data.liMi and data.Ic (link coordinates), from there on data.liMi, oMi, oS and oIc (base
-/// coordinates; see the file comment). A ChainX or TreeX works in base coordinates.
+/// coordinates; see the file comment), and on a chain data.oSF. A ChainX or TreeX works in
+/// base coordinates.
 template <typename Model, typename Q>
 void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q)
     noexcept(!detail::checks_sizes<Model>) {
