@@ -108,7 +108,9 @@ void check_crba_by_columns() {
     const Vector zero = Vector::Zero();
     const Vector bias = rnea(model, q, zero, zero);
     typename Model::Matrix from_rnea;
-    for (int i = 0; i < N; ++i) from_rnea.col(i) = rnea(model, q, zero, Vector(Vector::Unit(i))) - bias;
+    for (int i = 0; i < N; ++i) {
+      from_rnea.col(i) = rnea(model, q, zero, Vector(Vector::Unit(i))) - bias;
+    }
     data->M.setConstant(nan);  // every entry must be written
     crba(model, *data, q);
     const typename Model::Matrix by_columns = data->M;

@@ -192,10 +192,9 @@ inline CHAINDYN_ALWAYS_INLINE void crba_chain_base_coordinates(const Model& mode
 /// each ancestor j of i, both triangles stored in the pass. Fills M (every entry), data.liMi,
 /// data.oMi, data.oS, data.oIc.
 template <typename Model>
-inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates_by_pairs(const Model& model,
-                                                                  DataFor<Model>& data,
-                                                                  const typename Model::Vector& q,
-                                                                  typename Model::Matrix& M) noexcept {
+inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates_by_pairs(
+    const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
+    typename Model::Matrix& M) noexcept {
   using Scalar = typename Model::Scalar;
   const auto n = Eigen::Index(detail::joint_count(model));  // a constant for Chain and ChainN
   world_kinematics(model, data, q);                          // oMi, oS

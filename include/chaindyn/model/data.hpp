@@ -46,12 +46,13 @@ struct TreeWork<Model, false> {
 /// and every ChainX.
 template <typename Model>
 constexpr bool crba_uses_spatial_rows =
-    Model::serial && (Model::nq == Eigen::Dynamic || Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM);
+    Model::serial &&
+    (Model::nq == Eigen::Dynamic || Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM);
 
 /// Data::oSF where crba does not use it.
 struct NoSpatialRows {};
 
-/// Two n x 6 matrices, `s` and `f` (12 columns), column-major, each column starting on a
+/// Two n x 6 matrices, S and F (12 columns), column-major, each column starting on a
 /// 64-byte boundary (a cache line and an AVX-512 register; leading dimension: n rounded up to
 /// whole 64-byte lines): the rows of S and F of crba on a chain, whose loops run down these
 /// columns. Fixed-size for a compile-time n; for a run-time n (ChainX) a buffer sized when made,
