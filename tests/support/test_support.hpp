@@ -23,7 +23,7 @@ inline constexpr double kPi = 3.14159265358979323846;
 /// true in an unoptimised build (the asan preset: ASan + UBSan at -O0, where the library runs
 /// 20-50x slower than at -O2). The few tests that integrate long horizons or thousands of
 /// estimator ticks run a shorter horizon there, with the same assertions; optimised builds
-/// (gcc-tests, default, any -O1+) run the full length. CI time: docs/architecture.md, "CI".
+/// (the gcc preset, default, any -O1+) run the full length. CI time: docs/architecture.md, "CI".
 #if defined(__OPTIMIZE__)
 inline constexpr bool kUnoptimised = false;
 #else
