@@ -20,6 +20,7 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -325,6 +326,8 @@ TEST_CASE("whole-robot identification of the iiwa with friction and armature: no
     options.prior_weight = 1e-12;  // exact data: the prior biases the fit by O(prior_weight)
     const ConsistentEstimate<Arm> pc = id.physically_consistent(prior, options);
     INFO("Newton steps " << pc.newton_steps);
+    std::printf("iiwa, noise-free: Newton steps %d, base error %.2e (relative)\n",
+                pc.newton_steps, (pc.base - truth_base).norm() / truth_base.norm());
     CHECK(pc.converged);
     CHECK((pc.base - truth_base).norm() < 1e-10 * truth_base.norm());
     CHECK(pc.smallest_margin > 0.0);
@@ -389,6 +392,10 @@ TEST_CASE("whole-robot identification of the iiwa with friction and armature: no
     }
     expected = std::sqrt(expected / (7.0 * held));
     const double ls_rms = std::sqrt(ls_sum / (7.0 * held)), pc_rms = std::sqrt(pc_sum / (7.0 * held));
+    std::printf("iiwa, noise %.2f N m: sigma %.4f, Newton steps %d, residual %.6f (LS %.6f), "
+                "held-out RMS LS %.4f, consistent %.4f, expected %.4f N m\n", noise_std, ls.sigma,
+                pc.newton_steps, pc.residual_rms, pc.least_squares_residual_rms, ls_rms, pc_rms,
+                expected);
     INFO("held-out RMS error: least squares " << ls_rms << ", consistent " << pc_rms << ", expected "
                                               << expected << " N m");
     CHECK(ls_rms < 3.0 * expected);
