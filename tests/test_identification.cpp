@@ -287,7 +287,7 @@ TEST_CASE("payload identification from noisy torques lies within its standard de
           "[identification][payload]") {
   std::mt19937 gen(test::kSeed + 605);
   const double noise = 0.05;  // N m, on every joint
-  double worst_sigmas = 0;
+  double worst_sigmas = 0, worst_rms = 0;
   for (int trial = 0; trial < 3; ++trial) {
     INFO("trial " << trial);
     const Long bare(test::random_links<Long>(gen, true));
@@ -295,11 +295,13 @@ TEST_CASE("payload identification from noisy torques lies within its standard de
     Long loaded = bare;
     loaded.set_payload(6, truth);
     PayloadIdentification<Long> id(bare);
-    add_motion(gen, id, loaded, 1000, noise);
+    add_motion(gen, id, loaded, 500, noise);
     const PayloadEstimate<double> e = id.estimate();
     REQUIRE(e.rank == 10);
-    // 7000 equations: the residual RMS estimates the noise to ~1 %
+    // 3500 equations: the residual RMS estimates the noise to ~1.2 % (one standard deviation;
+    // measured: 1.4 % at worst)
     CHECK(std::abs(e.residual_rms - noise) < 0.05 * noise);
+    worst_rms = std::max(worst_rms, std::abs(e.residual_rms / noise - 1));
     const Eigen::Matrix<double, 10, 1> err = e.parameters - payload_parameters(truth);
     for (int j = 0; j < 10; ++j) {
       INFO("parameter " << id.parameter_name(j) << ": error " << err[j] << ", standard deviation "
@@ -316,7 +318,8 @@ TEST_CASE("payload identification from noisy torques lies within its standard de
     }
   }
   WARN("payload identification, noise " << noise << " N m: worst |error| / standard deviation "
-                                        << worst_sigmas);
+                                        << worst_sigmas << ", residual RMS / noise - 1 "
+                                        << worst_rms);
 }
 
 TEST_CASE("payload identification reports data that do not determine the payload instead of "
