@@ -237,24 +237,31 @@ def test_pages_in_a_browser_pose_the_links_as_frame_pose_and_show_the_robot(out_
         f'{",".join(map(str, frames_of[name]))}&frame={len(q) // 2}&page={name}"></iframe>'
         for name, _, q, path in made)
     harness = out_dir / "harness.html"
+    # The listener comes before the frames, so that no page can post before it is there.
     harness.write_text(
-        "<!DOCTYPE html><html><body>" + iframes + "<pre id=\"results\"></pre><script>"
+        "<!DOCTYPE html><html><body><pre id=\"results\"></pre><script>"
         "const results = {}; window.addEventListener('message', (e) => {"
         " if (!e.data || !e.data.chaindynTest) return; results[e.data.page] = e.data.chaindynTest;"
         f" if (Object.keys(results).length === {len(made)})"
         " document.getElementById('results').textContent = JSON.stringify(results); });"
-        "</script></body></html>")
-    browser = subprocess.Popen(chromium("--virtual-time-budget=30000", "--dump-dom",
-                                        harness.as_uri(), out=out_dir / "harness"),
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        "</script>" + iframes + "</body></html>")
     screenshot = out_dir / "iiwa_pick_and_place.png"
     screenshot.unlink(missing_ok=True)
     shot = subprocess.Popen(chromium(f"--screenshot={screenshot}",
                                      Path(made[0][3]).as_uri() + f"#frame={len(made[0][2]) // 2}",
                                      out=out_dir / "screenshot"),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    dom = browser.communicate(timeout=180)[0]
-    found = re.search(r'<pre id="results">(.*?)</pre>', dom, re.S)
+    # A headless browser on a loaded machine may miss its virtual-time budget: one more run
+    # before the test fails (a page that cannot report fails both).
+    for attempt in (1, 2):
+        browser = subprocess.Popen(chromium("--virtual-time-budget=30000", "--dump-dom",
+                                            harness.as_uri(), out=out_dir / f"harness{attempt}"),
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        dom = browser.communicate(timeout=180)[0]
+        found = re.search(r'<pre id="results">(.*?)</pre>', dom, re.S)
+        if found and found.group(1):
+            break
+        print(f"the harness's pages did not all report (run {attempt} of 2)")
     assert found and found.group(1), "the pages did not all report (no results in the harness)"
     results = json.loads(found.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
     for name, robot, q, path in made:
