@@ -133,27 +133,41 @@ void link_torque_derivatives_pass(const Model& model, ElasticData<Model>& w,
         S[std::size_t(m + 1)] = s;
       }
     }
-    // I^(m+1) = sum_j C(m, j) (V_j x* I^(m-j) - I^(m-j) V_j x), with V_j x* = -(V_j x)^T
-    std::array<Mat6, 4> I;
+    // I^(m+1) = sum_j C(m, j) (V_j x* I^(m-j) - I^(m-j) V_j x), with V_j x* = -(V_j x)^T: each
+    // term is -(B + B^T) with B = I^(m-j) (V_j x), I^(m-j) being symmetric. I^(3) only acts on
+    // V_0 below: applied to that vector, never formed.
+    std::array<Mat6, 3> I;
     I[0] = model.inertia_in(i, data.oMi[i]).matrix();
     std::array<Mat6, 3> X;
     for (int j = 0; j < 3; ++j) X[std::size_t(j)] = motion_cross_matrix(V[std::size_t(j)]);
-    for (int m = 0; m < 3; ++m) {
+    for (int m = 0; m < 2; ++m) {
       Mat6 r = Mat6::Zero();
       for (int j = 0; j <= m; ++j) {
-        const Mat6& x = X[std::size_t(j)];
-        const Mat6& im = I[std::size_t(m - j)];
-        r.noalias() -= Scalar(binomial[m][j]) * (x.transpose() * im);
-        r.noalias() -= Scalar(binomial[m][j]) * (im * x);
+        Mat6 b;
+        b.noalias() = I[std::size_t(m - j)] * X[std::size_t(j)];
+        r -= Scalar(binomial[m][j]) * (b + b.transpose());
       }
       I[std::size_t(m + 1)] = r;
+    }
+    const Vec6 v0 = V[0].vector();
+    Vec6 i3v0 = Vec6::Zero();
+    for (int j = 0; j <= 2; ++j) {
+      const Mat6& x = X[std::size_t(j)];
+      const Mat6& im = I[std::size_t(2 - j)];
+      const Vec6 iv = im * v0, xv = x * v0;
+      i3v0.noalias() -= Scalar(binomial[2][j]) * (x.transpose() * iv + im * xv);
     }
     // f^(k) = h^(k+1) + I^(k) a0,  h^(k) = sum_j C(k, j) I^(j) V_(k-j)
     for (int kk = 0; kk < 3; ++kk) {
       const int order = kk + 1;
       Vec6 f = I[std::size_t(kk)] * a0;
-      for (int j = 0; j <= order; ++j) {
+      for (int j = 0; j < order; ++j) {
         f.noalias() += Scalar(binomial[order][j]) * (I[std::size_t(j)] * V[std::size_t(order - j)].vector());
+      }
+      if (order < 3) {
+        f.noalias() += I[std::size_t(order)] * v0;
+      } else {
+        f += i3v0;
       }
       w.dF[i][std::size_t(kk)] = as_force<Scalar>(f);
     }
