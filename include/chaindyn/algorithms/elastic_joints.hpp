@@ -135,7 +135,7 @@ void link_torque_derivatives_pass(const Model& model, ElasticData<Model>& w,
     }
     // I^(m+1) = sum_j C(m, j) (V_j x* I^(m-j) - I^(m-j) V_j x), with V_j x* = -(V_j x)^T: each
     // term is -(B + B^T) with B = I^(m-j) (V_j x), I^(m-j) being symmetric. I^(3) only acts on
-    // V_0 below: applied to that vector, never formed.
+    // V_0 (the forces below): applied to that vector, never formed.
     std::array<Mat6, 3> I;
     I[0] = model.inertia_in(i, data.oMi[i]).matrix();
     std::array<Mat6, 3> X;
@@ -149,13 +149,16 @@ void link_torque_derivatives_pass(const Model& model, ElasticData<Model>& w,
       }
       I[std::size_t(m + 1)] = r;
     }
+    // I^(k) V_0, k = 0..3
     const Vec6 v0 = V[0].vector();
-    Vec6 i3v0 = Vec6::Zero();
+    std::array<Vec6, 4> iv0;
+    iv0[3].setZero();
+    for (int k = 0; k < 3; ++k) iv0[std::size_t(k)] = I[std::size_t(k)] * v0;
     for (int j = 0; j <= 2; ++j) {
       const Mat6& x = X[std::size_t(j)];
-      const Mat6& im = I[std::size_t(2 - j)];
-      const Vec6 iv = im * v0, xv = x * v0;
-      i3v0.noalias() -= Scalar(binomial[2][j]) * (x.transpose() * iv + im * xv);
+      const Vec6 xv = x * v0;
+      iv0[3].noalias() -= Scalar(binomial[2][j]) *
+                          (x.transpose() * iv0[std::size_t(2 - j)] + I[std::size_t(2 - j)] * xv);
     }
     // f^(k) = h^(k+1) + I^(k) a0,  h^(k) = sum_j C(k, j) I^(j) V_(k-j)
     for (int kk = 0; kk < 3; ++kk) {
@@ -164,11 +167,7 @@ void link_torque_derivatives_pass(const Model& model, ElasticData<Model>& w,
       for (int j = 0; j < order; ++j) {
         f.noalias() += Scalar(binomial[order][j]) * (I[std::size_t(j)] * V[std::size_t(order - j)].vector());
       }
-      if (order < 3) {
-        f.noalias() += I[std::size_t(order)] * v0;
-      } else {
-        f += i3v0;
-      }
+      f += iv0[std::size_t(order)];  // j = order: C = 1
       w.dF[i][std::size_t(kk)] = as_force<Scalar>(f);
     }
   });
