@@ -123,7 +123,7 @@ struct Symmetric3 {
   Scalar s[6] = {Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0)};
 
   /// Where entry (i, j) of the matrix is kept in s.
-  static constexpr int index(int i, int j) noexcept {
+  static constexpr CHAINDYN_ALWAYS_INLINE int index(int i, int j) noexcept {
     return i <= j ? 3 * i - i * (i - 1) / 2 + (j - i) : 3 * j - j * (j - 1) / 2 + (i - j);
   }
 

@@ -347,13 +347,19 @@ inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const Transform<Scalar>&
   } else {
     const Matrix3<Scalar>& a = ab.rotation;
     const Matrix3<Scalar>& b = bc.rotation;
-    Transform<Scalar> out;
-    out.rotation << mul_entry<P, 0, 0>(a, b), mul_entry<P, 0, 1>(a, b), mul_entry<P, 0, 2>(a, b),
-        mul_entry<P, 1, 0>(a, b), mul_entry<P, 1, 1>(a, b), mul_entry<P, 1, 2>(a, b),
-        mul_entry<P, 2, 0>(a, b), mul_entry<P, 2, 1>(a, b), mul_entry<P, 2, 2>(a, b);
-    out.translation << affine_row<P, 0>(a, bc.translation, ab.translation),
-        affine_row<P, 1>(a, bc.translation, ab.translation),
-        affine_row<P, 2>(a, bc.translation, ab.translation);
+    Transform<Scalar> out;  // entry by entry: g++ may leave a comma initializer's calls out of line
+    out.rotation(0, 0) = mul_entry<P, 0, 0>(a, b);
+    out.rotation(0, 1) = mul_entry<P, 0, 1>(a, b);
+    out.rotation(0, 2) = mul_entry<P, 0, 2>(a, b);
+    out.rotation(1, 0) = mul_entry<P, 1, 0>(a, b);
+    out.rotation(1, 1) = mul_entry<P, 1, 1>(a, b);
+    out.rotation(1, 2) = mul_entry<P, 1, 2>(a, b);
+    out.rotation(2, 0) = mul_entry<P, 2, 0>(a, b);
+    out.rotation(2, 1) = mul_entry<P, 2, 1>(a, b);
+    out.rotation(2, 2) = mul_entry<P, 2, 2>(a, b);
+    out.translation[0] = affine_row<P, 0>(a, bc.translation, ab.translation);
+    out.translation[1] = affine_row<P, 1>(a, bc.translation, ab.translation);
+    out.translation[2] = affine_row<P, 2>(a, bc.translation, ab.translation);
     return out;
   }
 }
