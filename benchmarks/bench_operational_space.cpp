@@ -2,8 +2,9 @@
 // Data: the operational-space inertia of the flange by the O(n) recursion against the dense
 // route (crba, Cholesky of M, J M^-1 J^T), for the pose and the position task, on the iiwa and
 // on random ChainN<double, n, RevoluteZ> chains of n = 16, 32 and 64 joints; on the iiwa also
-// Lambda with mu and p, Jbar, and the null-space projector. ns per call; docs/benchmarks.md,
-// "Task-space dynamics".
+// Lambda with mu and p, Jbar, and the null-space projector, and the pieces every O(n) route
+// needs (the world kinematics, the articulated inertias after them, the 6 x 6 inverse both
+// routes end in). ns per call; docs/benchmarks.md, "Task-space dynamics".
 #include "bench_common.hpp"
 
 #include <chaindyn/algorithms/operational_space.hpp>
@@ -47,7 +48,10 @@ enum class Kind {
   dense_position,
   dynamics,
   jbar,
-  null_space
+  null_space,
+  kinematics,
+  articulated,
+  inverse
 };
 
 template <typename Model, Kind kind>
@@ -74,9 +78,18 @@ void bm_task(benchmark::State& state) {
     } else if constexpr (kind == Kind::jbar) {
       dynamically_consistent_inverse(model, data, q, t.flange, ReferenceFrame::world, t.os6,
                                      *t.jbar);
-    } else {
+    } else if constexpr (kind == Kind::null_space) {
       null_space_projector(model, data, q, t.flange, ReferenceFrame::world, t.os6, *t.jbar,
                            *t.N);
+    } else if constexpr (kind == Kind::kinematics) {
+      detail::world_kinematics(model, data, q);
+    } else if constexpr (kind == Kind::articulated) {
+      detail::world_kinematics(model, data, q);
+      detail::articulated_inertias(model, data,
+                                   [](std::size_t, const auto&, const auto&, const auto&) {});
+    } else {
+      t.os6.Lambda_inv(0, 0) += 1e-12;  // a new matrix each call, the same conditioning
+      detail::invert_task_inertia(t.os6);
     }
     benchmark::ClobberMemory();
     k = (k + 1) & (kStates - 1);
@@ -98,6 +111,10 @@ void register_lambda(const std::string& prefix) {
   benchmark::RegisterBenchmark("iiwa/lambda_mu_p", &bm_task<Iiwa, Kind::dynamics>);
   benchmark::RegisterBenchmark("iiwa/jbar", &bm_task<Iiwa, Kind::jbar>);
   benchmark::RegisterBenchmark("iiwa/null_space_projector", &bm_task<Iiwa, Kind::null_space>);
+  benchmark::RegisterBenchmark("iiwa/piece/world_kinematics", &bm_task<Iiwa, Kind::kinematics>);
+  benchmark::RegisterBenchmark("iiwa/piece/world_kinematics+articulated_inertias",
+                               &bm_task<Iiwa, Kind::articulated>);
+  benchmark::RegisterBenchmark("iiwa/piece/invert_task_inertia", &bm_task<Iiwa, Kind::inverse>);
   register_lambda<ChainN<double, 16, RevoluteZ>>("n16");
   register_lambda<ChainN<double, 32, RevoluteZ>>("n32");
   register_lambda<ChainN<double, 64, RevoluteZ>>("n64");
