@@ -77,6 +77,30 @@ struct StatesArg {
   StatesMap map;
 };
 
+/// Whether every entry of a states argument is finite, in one branch-free pass over its memory
+/// in storage order (x - x is 0 for a finite x and NaN for an infinite or NaN one), which the
+/// compiler vectorises; the entry-by-entry search for the error message runs only when one is
+/// not.
+bool all_finite(const StatesMap& map) {
+  bool bad = false;
+  const Eigen::Index rows = map.rows(), cols = map.cols();
+  if (map.innerStride() == 1) {  // columns contiguous (Fortran order)
+    for (Eigen::Index s = 0; s < cols; ++s) {
+      const double* c = map.data() + s * map.outerStride();
+      for (Eigen::Index k = 0; k < rows; ++k) bad |= !(c[k] - c[k] == 0.0);
+    }
+  } else if (map.outerStride() == 1) {  // rows contiguous (C order)
+    for (Eigen::Index k = 0; k < rows; ++k) {
+      const double* r = map.data() + k * map.innerStride();
+      for (Eigen::Index s = 0; s < cols; ++s) bad |= !(r[s] - r[s] == 0.0);
+    }
+  } else {
+    for (Eigen::Index s = 0; s < cols; ++s)
+      for (Eigen::Index k = 0; k < rows; ++k) bad |= !(map(k, s) - map(k, s) == 0.0);
+  }
+  return !bad;
+}
+
 /// Checks and maps an (nq, N) argument; `states`: N, or -1 for the first argument (which sets
 /// it). Copies only what Eigen cannot map (another dtype; negative or misaligned strides).
 StatesArg states_arg(const py::handle& obj, Eigen::Index nq, Eigen::Index states,
@@ -103,6 +127,7 @@ StatesArg states_arg(const py::handle& obj, Eigen::Index nq, Eigen::Index states
   const StatesMap map(a.data(), a.shape(0), a.shape(1),
                       Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(a.strides(1) / size,
                                                                     a.strides(0) / size));
+  if (all_finite(map)) return StatesArg{std::move(a), map};
   for (Eigen::Index s = 0; s < map.cols(); ++s) {
     for (Eigen::Index k = 0; k < map.rows(); ++k) {
       if (!std::isfinite(map(k, s))) {
