@@ -82,14 +82,14 @@ void bm_task(benchmark::State& state) {
       null_space_projector(model, data, q, t.flange, ReferenceFrame::world, t.os6, *t.jbar,
                            *t.N);
     } else if constexpr (kind == Kind::kinematics) {
-      detail::world_kinematics(model, data, q);
+      ::chaindyn::detail::world_kinematics(model, data, q);
     } else if constexpr (kind == Kind::articulated) {
-      detail::world_kinematics(model, data, q);
-      detail::articulated_inertias(model, data,
-                                   [](std::size_t, const auto&, const auto&, const auto&) {});
+      ::chaindyn::detail::world_kinematics(model, data, q);
+      ::chaindyn::detail::articulated_inertias(
+          model, data, [](std::size_t, const auto&, const auto&, const auto&) {});
     } else {
       t.os6.Lambda_inv(0, 0) += 1e-12;  // a new matrix each call, the same conditioning
-      detail::invert_task_inertia(t.os6);
+      ::chaindyn::detail::invert_task_inertia(t.os6);
     }
     benchmark::ClobberMemory();
     k = (k + 1) & (kStates - 1);
