@@ -19,6 +19,8 @@
 
 #include <chaindyn/batch.hpp>
 
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -77,28 +79,38 @@ struct StatesArg {
   StatesMap map;
 };
 
-/// Whether every entry of a states argument is finite, in one branch-free pass over its memory
-/// in storage order (x - x is 0 for a finite x and NaN for an infinite or NaN one), which the
-/// compiler vectorises; the entry-by-entry search for the error message runs only when one is
-/// not.
+/// Whether every entry of a states argument is finite, in one pass over its memory in storage
+/// order that the compiler vectorises: x - x is +0 (all bits zero) for a finite x and NaN for an
+/// infinite or NaN one, so the bitwise OR of all of them is zero exactly when every entry is
+/// finite. The entry-by-entry search for the error message runs only when one is not.
 bool all_finite(const StatesMap& map) {
-  bool bad = false;
+  const auto bits_of_difference = [](const double* x, const Eigen::Index count) {
+    std::uint64_t acc = 0;
+    for (Eigen::Index i = 0; i < count; ++i) {
+      const double d = x[i] - x[i];
+      std::uint64_t u;
+      std::memcpy(&u, &d, sizeof u);
+      acc |= u;
+    }
+    return acc;
+  };
   const Eigen::Index rows = map.rows(), cols = map.cols();
+  std::uint64_t acc = 0;
   if (map.innerStride() == 1) {  // columns contiguous (Fortran order)
-    for (Eigen::Index s = 0; s < cols; ++s) {
-      const double* c = map.data() + s * map.outerStride();
-      for (Eigen::Index k = 0; k < rows; ++k) bad |= !(c[k] - c[k] == 0.0);
-    }
-  } else if (map.outerStride() == 1) {  // rows contiguous (C order)
-    for (Eigen::Index k = 0; k < rows; ++k) {
-      const double* r = map.data() + k * map.innerStride();
-      for (Eigen::Index s = 0; s < cols; ++s) bad |= !(r[s] - r[s] == 0.0);
-    }
-  } else {
     for (Eigen::Index s = 0; s < cols; ++s)
-      for (Eigen::Index k = 0; k < rows; ++k) bad |= !(map(k, s) - map(k, s) == 0.0);
+      acc |= bits_of_difference(map.data() + s * map.outerStride(), rows);
+  } else if (map.outerStride() == 1) {  // rows contiguous (C order)
+    for (Eigen::Index k = 0; k < rows; ++k)
+      acc |= bits_of_difference(map.data() + k * map.innerStride(), cols);
+  } else {
+    for (Eigen::Index s = 0; s < cols; ++s) {
+      for (Eigen::Index k = 0; k < rows; ++k) {
+        const double x = map(k, s);
+        acc |= bits_of_difference(&x, 1);
+      }
+    }
   }
-  return !bad;
+  return acc == 0;
 }
 
 /// Checks and maps an (nq, N) argument; `states`: N, or -1 for the first argument (which sets

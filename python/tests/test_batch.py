@@ -159,6 +159,16 @@ def test_bad_batch_inputs_raise_with_clear_messages():
     bad[3, 2] = np.inf
     with pytest.raises(ValueError, match=r"batch.aba_derivatives: Tau\[3, 2\] is not finite"):
         cd.batch.aba_derivatives(r, q, q, bad)
+    # the check in every memory order (C: rows contiguous, Fortran: columns, a strided view:
+    # neither), for inf, -inf and NaN; large finite numbers pass
+    for view in (lambda x: np.ascontiguousarray(x), lambda x: np.asfortranarray(x),
+                 lambda x: np.repeat(x, 2, axis=1)[:, ::2]):
+        for value in (np.inf, -np.inf, np.nan):
+            bad = q.copy()
+            bad[6, 4] = value
+            with pytest.raises(ValueError, match=r"batch.rnea: Qdd\[6, 4\] is not finite"):
+                cd.batch.rnea(r, q, q, view(bad))
+        assert cd.batch.rnea(r, q, q, view(np.full((7, 5), 1e300))).shape == (7, 5)
     with pytest.raises(TypeError, match="must be an array of real numbers"):
         cd.batch.rnea(r, "abc", q, q)
     with pytest.raises(TypeError, match="complex"):
