@@ -103,12 +103,7 @@ bool all_finite(const StatesMap& map) {
     for (Eigen::Index k = 0; k < rows; ++k)
       acc |= bits_of_difference(map.data() + k * map.innerStride(), cols);
   } else {
-    for (Eigen::Index s = 0; s < cols; ++s) {
-      for (Eigen::Index k = 0; k < rows; ++k) {
-        const double x = map(k, s);
-        acc |= bits_of_difference(&x, 1);
-      }
-    }
+    return map.allFinite();  // neither direction contiguous (a strided view): rare
   }
   return acc == 0;
 }

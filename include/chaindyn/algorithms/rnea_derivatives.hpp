@@ -141,12 +141,13 @@ inline CHAINDYN_ALWAYS_INLINE void rnea_derivatives_columns(const Model& model,
                                                             DerivativesData<Model>& dd,
                                                             const Eigen::Index n) noexcept {
   using Scalar = typename Model::Scalar;
-  // One block of P rows, as Eigen's packet of P scalars (the scalar itself when P = 1), with
-  // Eigen's packet functions: Eigen's own expression for the same sum carries ~0.5 KB of
-  // evaluators, and g++ declines to inline it into this loop (its stack-frame growth limit).
-  using Packet = std::conditional_t<P == 1, Scalar,
-                                    typename Eigen::internal::find_best_packet<Scalar, P>::type>;
-  static_assert(P == 1 || Eigen::internal::unpacket_traits<Packet>::size == P,
+  // One block of P rows, as Eigen's packet of P scalars, with Eigen's packet functions (for
+  // P = 1 the packet is the scalar itself and the generic functions its operators): Eigen's own
+  // expression for the same sum carries ~0.5 KB of evaluators, and g++ declines to inline it
+  // into this loop (its stack-frame growth limit).
+  namespace pk = Eigen::internal;
+  using Packet = std::conditional_t<P == 1, Scalar, typename pk::find_best_packet<Scalar, P>::type>;
+  static_assert(P == 1 || pk::unpacket_traits<Packet>::size == P,
                 "rnea_derivatives_columns: P must be a packet size of Scalar");
   const auto& rs = dd.pair_s;
   const auto& ics = dd.pair_ics;
@@ -162,66 +163,29 @@ inline CHAINDYN_ALWAYS_INLINE void rnea_derivatives_columns(const Model& model,
     // sum_m x_m M(r0.., m), in two halves (angular, linear) for two independent chains
     const auto combine = [](const auto& rows, const auto& x, const Eigen::Index r0)
                              CHAINDYN_ALWAYS_INLINE {
-      namespace pk = Eigen::internal;
       const auto term = [&](int m) CHAINDYN_ALWAYS_INLINE {
-        const Scalar* col = rows.col(m).data() + r0;
-        if constexpr (P == 1) {
-          return Packet(*col * component(x, m));
-        } else {
-          return pk::pmul(pk::ploadu<Packet>(col), pk::pset1<Packet>(component(x, m)));
-        }
+        return pk::pmul(pk::ploadu<Packet>(rows.col(m).data() + r0),
+                        pk::pset1<Packet>(component(x, m)));
       };
-      if constexpr (P == 1) {
-        return Packet((term(0) + term(1) + term(2)) + (term(3) + term(4) + term(5)));
-      } else {
-        return pk::padd(pk::padd(pk::padd(term(0), term(1)), term(2)),
-                        pk::padd(pk::padd(term(3), term(4)), term(5)));
-      }
-    };
-    const auto store = [](Scalar* to, const Packet& x) CHAINDYN_ALWAYS_INLINE {
-      if constexpr (P == 1) {
-        *to = x;
-      } else {
-        Eigen::internal::pstoreu(to, x);
-      }
-    };
-    const auto add = [](const Packet& a, const Packet& b) CHAINDYN_ALWAYS_INLINE {
-      if constexpr (P == 1) {
-        return Packet(a + b);
-      } else {
-        return Eigen::internal::padd(a, b);
-      }
-    };
-    const auto sub = [](const Packet& a, const Packet& b) CHAINDYN_ALWAYS_INLINE {
-      if constexpr (P == 1) {
-        return Packet(a - b);
-      } else {
-        return Eigen::internal::psub(a, b);
-      }
-    };
-    const auto negate = [](const Packet& a) CHAINDYN_ALWAYS_INLINE {
-      if constexpr (P == 1) {
-        return Packet(-a);
-      } else {
-        return Eigen::internal::pnegate(a);
-      }
+      return pk::padd(pk::padd(pk::padd(term(0), term(1)), term(2)),
+                      pk::padd(pk::padd(term(3), term(4)), term(5)));
     };
     Scalar* out_q = dd.dtau_dq.col(c).data();
     Scalar* out_qd = dd.dtau_dqd.col(c).data();
     for (Eigen::Index r = 0; r < n; r += P) {
       const Eigen::Index r0 = r + P <= n ? r : n - P;
       if (r0 + P <= c) {  // above the diagonal
-        store(out_q + r0, combine(rs, cq, r0));
-        store(out_qd + r0, combine(rs, cqd, r0));
+        pk::pstoreu(out_q + r0, combine(rs, cq, r0));
+        pk::pstoreu(out_qd + r0, combine(rs, cqd, r0));
       } else if (r0 >= c) {  // on and below
-        store(out_q + r0, negate(add(combine(ics, u, r0), combine(bts, psi, r0))));
-        store(out_qd + r0, sub(combine(bts, s, r0), combine(ics, psi2, r0)));
+        pk::pstoreu(out_q + r0, pk::pnegate(pk::padd(combine(ics, u, r0), combine(bts, psi, r0))));
+        pk::pstoreu(out_qd + r0, pk::psub(combine(bts, s, r0), combine(ics, psi2, r0)));
       } else {
         Scalar uq[P], uqd[P], lq[P], lqd[P];
-        store(uq, combine(rs, cq, r0));
-        store(uqd, combine(rs, cqd, r0));
-        store(lq, negate(add(combine(ics, u, r0), combine(bts, psi, r0))));
-        store(lqd, sub(combine(bts, s, r0), combine(ics, psi2, r0)));
+        pk::pstoreu(uq, combine(rs, cq, r0));
+        pk::pstoreu(uqd, combine(rs, cqd, r0));
+        pk::pstoreu(lq, pk::pnegate(pk::padd(combine(ics, u, r0), combine(bts, psi, r0))));
+        pk::pstoreu(lqd, pk::psub(combine(bts, s, r0), combine(ics, psi2, r0)));
         for (int t = 0; t < P; ++t) {
           out_q[r0 + t] = r0 + t < c ? uq[t] : lq[t];
           out_qd[r0 + t] = r0 + t < c ? uqd[t] : lqd[t];
