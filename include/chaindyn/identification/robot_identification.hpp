@@ -312,7 +312,9 @@ class RobotIdentification {
     // (Cholesky), the joint parameters positive.
     const double eps = options.minimum_eigenvalue;
     const auto block = [&](const Eigen::VectorXd& y, int i) {
-      const Eigen::Matrix<double, 16, 1> v = g.block(16 * i, 0, 16, p) * y;
+      // link i's rows of G are zero outside its ten columns
+      const Eigen::Matrix<double, 16, 1> v =
+          g.template block<16, 10>(16 * i, 10 * i) * y.template segment<10>(10 * i);
       return Eigen::Matrix4d(Eigen::Map<const Eigen::Matrix4d>(v.data()) - eps * Eigen::Matrix4d::Identity());
     };
     const auto barrier = [&](const Eigen::VectorXd& y) {  // +inf outside
