@@ -59,9 +59,17 @@ std::string format_message(const char* prefix, const Args&... args) {
   return os.str();
 }
 
-/// Throws E("chaindyn: " + the arguments streamed).
+#if defined(__GNUC__) || defined(__clang__)
+#define CHAINDYN_DETAIL_COLD __attribute__((noinline, cold))
+#else
+#define CHAINDYN_DETAIL_COLD
+#endif
+
+/// Throws E("chaindyn: " + the arguments streamed). Out of line and cold: the algorithms that
+/// check their arguments keep the message formatting out of their code (and a flattened
+/// algorithm, config.hpp's CHAINDYN_GNU_FLATTEN, does not inline it).
 template <typename E, typename... Args>
-[[noreturn]] void throw_error(const Args&... args) {
+[[noreturn]] CHAINDYN_DETAIL_COLD void throw_error(const Args&... args) {
   throw E(format_message("chaindyn: ", args...));
 }
 
