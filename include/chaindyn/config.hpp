@@ -94,13 +94,12 @@
 #endif
 
 /// CHAINDYN_FLATTEN with g++, nothing with other compilers: on the in-place rnea, crba, aba,
-/// rnea_derivatives and aba_derivatives (the returning forms but crba's call them). g++
-/// inlines Eigen's small functions (coefficient access, 3-vector sums) by heuristics whose
-/// limits a whole unrolled pass exceeds (`--param large-function-growth`), depending on what
-/// else the translation unit holds: in a program that builds its model and calls one
-/// algorithm they could stay out of line (crba of a 7-joint ChainN 1.6x slower at -O3, rnea
-/// 1.8x at -O2: docs/benchmarks.md, "Compiled the way a program is"). clang++ inlines them
-/// either way, and its flattened passes are slower.
+/// rnea_derivatives and aba_derivatives (the returning forms but crba's call them). g++ inlines
+/// Eigen's small functions (coefficient access, 3-vector sums) by limits that a whole unrolled
+/// pass exceeds (`--param large-function-growth`) depending on what else the translation unit
+/// holds, so in a program that calls one algorithm they could stay out of line
+/// (docs/benchmarks.md, "Compiled the way a program is"). clang++ inlines them anyway, and its
+/// flattened passes are slower.
 #ifndef CHAINDYN_GNU_FLATTEN
 #if defined(__GNUC__) && !defined(__clang__)
 #define CHAINDYN_GNU_FLATTEN CHAINDYN_FLATTEN
