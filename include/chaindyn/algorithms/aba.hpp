@@ -183,7 +183,8 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
 /// data.qdd, and in base coordinates data.oMi, oS, ov, oa, oc, oIA, opA, oU (and data.liMi,
 /// D, Dinv, u).
 template <typename Model, typename Q, typename Qd, typename Tau>
-CHAINDYN_GNU_FLATTEN void aba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+CHAINDYN_GNU_FLATTEN
+void aba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
          const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau)
     noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);
@@ -196,7 +197,8 @@ CHAINDYN_GNU_FLATTEN void aba(const Model& model, DataFor<Model>& data, const Ei
 /// Forward dynamics with external wrenches f_ext[i] on link i, expressed in link i's frame
 /// about its origin ([moment; force]). Fills data.qdd.
 template <typename Model, typename Q, typename Qd, typename Tau>
-CHAINDYN_GNU_FLATTEN void aba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+CHAINDYN_GNU_FLATTEN
+void aba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
          const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Tau>& tau,
          const LinkForces<Model>& f_ext) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);

@@ -368,7 +368,8 @@ struct AbaDerivatives {
 /// model/arguments.hpp). Fills dd.dqdd_dq, dd.dqdd_dqd, dd.dqdd_dtau,
 /// dd.data.qdd (= aba), and what aba and rnea_derivatives fill (not data.Minv).
 template <typename Model, typename Q, typename Qd, typename Tau>
-CHAINDYN_GNU_FLATTEN void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
+CHAINDYN_GNU_FLATTEN
+void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
                      const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
                      const Eigen::MatrixBase<Tau>& tau) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Tau>, CHAINDYN_FIXED_SIZE_MESSAGE);

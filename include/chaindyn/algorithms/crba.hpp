@@ -279,7 +279,8 @@ inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>&
 /// coordinates; see the file comment), and on a chain data.oSF. A ChainX or TreeX works in
 /// base coordinates.
 template <typename Model, typename Q>
-CHAINDYN_GNU_FLATTEN void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q)
+CHAINDYN_GNU_FLATTEN
+void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q)
     noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q>, CHAINDYN_FIXED_SIZE_MESSAGE);
   detail::check_in_place("crba", model, data, "q", q);

@@ -148,7 +148,8 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
 /// (and data.liMi, v, a, f). q, qd, qdd: Model::Vector or any Eigen vector expression of that
 /// fixed size (a dynamic-size vector is a compile error: model/arguments.hpp).
 template <typename Model, typename Q, typename Qd, typename Qdd>
-CHAINDYN_GNU_FLATTEN void rnea(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+CHAINDYN_GNU_FLATTEN
+void rnea(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
           const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd)
     noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
@@ -161,7 +162,8 @@ CHAINDYN_GNU_FLATTEN void rnea(const Model& model, DataFor<Model>& data, const E
 /// Inverse dynamics with external wrenches: f_ext[i] acts on link i, expressed in link i's
 /// frame about its origin ([moment; force]). tau = ... - sum_i J_i^T f_ext[i]. Fills data.tau.
 template <typename Model, typename Q, typename Qd, typename Qdd>
-CHAINDYN_GNU_FLATTEN void rnea(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
+CHAINDYN_GNU_FLATTEN
+void rnea(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q,
           const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
           const LinkForces<Model>& f_ext) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);

@@ -415,7 +415,8 @@ CHAINDYN_FLATTEN void rnea_derivatives_pass_flattened(const Model& model, Deriva
 /// oIdot hold the subtrees' sums), and in base coordinates dd.data.oMi, oS, ov, oa, oIc
 /// (composite inertias); dd.data.liMi.
 template <typename Model, typename Q, typename Qd, typename Qdd>
-CHAINDYN_GNU_FLATTEN void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
+CHAINDYN_GNU_FLATTEN
+void rnea_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
                       const Eigen::MatrixBase<Q>& q_in, const Eigen::MatrixBase<Qd>& qd_in,
                       const Eigen::MatrixBase<Qdd>& qdd_in) noexcept(!detail::checks_sizes<Model>) {
   static_assert(detail::fixed_joint_vectors<Model, Q, Qd, Qdd>, CHAINDYN_FIXED_SIZE_MESSAGE);
