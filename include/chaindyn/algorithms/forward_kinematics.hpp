@@ -47,16 +47,36 @@ inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
     const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
     std::size_t last = std::size_t(-1)) noexcept {
   joint_poses(model, data, q);
-  model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-    if (i > last) return;
-    if constexpr (Model::serial) {  // written with i - 1: through parent(i), clang++'s code differs
-      data.oMi[i] = i == 0 ? data.liMi[i] : compose(joint, data.oMi[i - 1], data.liMi[i]);
-    } else {
-      data.oMi[i] = model.is_root(i) ? data.liMi[i]
-                                     : compose(joint, data.oMi[model.parent(i)], data.liMi[i]);
-    }
-    data.oS[i] = joint.subspace_in(data.oMi[i]);
-  });
+  // clang++, a chain: the pose carried from link to link in a local, which oS reads. Read back
+  // from data.oMi, the translation's last two entries load as one 16-byte packet over the
+  // 16- and 8-byte stores that wrote them, which the store buffer cannot forward. g++ copies
+  // such a local through the stack by scalars and reads it back by packets, the same stall: it
+  // reads data.oMi (docs/benchmarks.md, "world_kinematics").
+#if defined(__clang__)
+  constexpr bool carry_pose = Model::serial;
+#else
+  constexpr bool carry_pose = false;
+#endif
+  if constexpr (carry_pose) {
+    Transform<typename Model::Scalar> omi;
+    model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+      if (i > last) return;
+      omi = i == 0 ? data.liMi[i] : compose(joint, omi, data.liMi[i]);
+      data.oMi[i] = omi;
+      data.oS[i] = joint.subspace_in(omi);
+    });
+  } else {
+    model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+      if (i > last) return;
+      if constexpr (Model::serial) {  // with i - 1: through parent(i), clang++'s code differs
+        data.oMi[i] = i == 0 ? data.liMi[i] : compose(joint, data.oMi[i - 1], data.liMi[i]);
+      } else {
+        data.oMi[i] = model.is_root(i) ? data.liMi[i]
+                                       : compose(joint, data.oMi[model.parent(i)], data.liMi[i]);
+      }
+      data.oS[i] = joint.subspace_in(data.oMi[i]);
+    });
+  }
 }
 
 }  // namespace detail
