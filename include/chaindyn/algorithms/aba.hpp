@@ -45,20 +45,34 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   // accelerations, all in base coordinates.
   joint_poses(model, data, q);
   // Each link's base pose composes its parent's. On a chain the parent's is read through
-  // `parent` (the previous step's x), and link 0's is liMi[0] itself: copying it into oMi[0]
+  // `parent` (the previous step's x; with clang++ a local, carry_pose_in_local), and link 0's
+  // is liMi[0] itself: copying it into oMi[0]
   // right after joint_poses stored it stalls g++ on store forwarding, so that copy is made
   // after this pass, and no step reads oMi[0]. The steps that depend on the joint type (a
   // Chain of different types unrolls them) apart from the rest, which every model runs as one
   // loop (indices_forward): unrolled whole, g++'s aba is slower. (The same steps are written
   // out in rnea_derivatives: as one shared inline function, g++'s and clang++'s aba change.)
   if constexpr (Model::serial) {
-    const Transform<Scalar>* parent = nullptr;
-    model.joints_forward(large_body, [&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
-      const Transform<Scalar>& x =
-          i == 0 ? data.liMi[0] : (data.oMi[i] = compose(joint, *parent, data.liMi[i]));
-      parent = &x;
-      data.oS[i] = joint.subspace_in(x);
-    });
+    if constexpr (carry_pose_in_local<Scalar>) {  // clang++ (forward_kinematics.hpp)
+      Transform<Scalar> x;
+      model.joints_forward(large_body, [&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+        if (i == 0) {
+          x = data.liMi[0];
+        } else {
+          x = compose(joint, x, data.liMi[i]);
+          data.oMi[i] = x;
+        }
+        data.oS[i] = joint.subspace_in(x);
+      });
+    } else {
+      const Transform<Scalar>* parent = nullptr;
+      model.joints_forward(large_body, [&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+        const Transform<Scalar>& x =
+            i == 0 ? data.liMi[0] : (data.oMi[i] = compose(joint, *parent, data.liMi[i]));
+        parent = &x;
+        data.oS[i] = joint.subspace_in(x);
+      });
+    }
   } else {
     model.joints_forward(large_body, [&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       data.oMi[i] = model.is_root(i) ? data.liMi[i]

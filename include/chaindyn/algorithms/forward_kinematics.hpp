@@ -7,6 +7,8 @@
 #include "chaindyn/model/joint_walks.hpp"
 #include "chaindyn/spatial/sincos.hpp"
 
+#include <type_traits>
+
 namespace chaindyn {
 
 namespace detail {
@@ -36,6 +38,20 @@ inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, Work& data,
   }
 }
 
+/// Whether a chain's forward pass carries each link's base pose to the next link in a local
+/// (clang++, a floating-point scalar) rather than reading it back from data.oMi. Read back, the
+/// translation's last two entries load as one 16-byte packet over the 16- and 8-byte stores
+/// that wrote them, which the store buffer cannot forward. g++ copies such a local through the
+/// stack by scalars and reads it back by packets, the same stall; a SIMD pack scalar's pose is
+/// too large for a local (docs/benchmarks.md, "carry_pose_in_local").
+template <typename Scalar>
+inline constexpr bool carry_pose_in_local =
+#if defined(__clang__)
+    std::is_floating_point_v<Scalar>;
+#else
+    false;
+#endif
+
 /// The world-frame kinematics of links 0..last: data.liMi (every link, by joint_poses),
 /// data.oMi[i] = oMi[parent(i)] liMi[i] and the joint's motion subspace column in base
 /// coordinates about the base origin, data.oS[i] = oMi[i].act(S_i) (RBDA eq. 2.24;
@@ -47,17 +63,7 @@ inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
     const Model& model, DataFor<Model>& data, const typename Model::Vector& q,
     std::size_t last = std::size_t(-1)) noexcept {
   joint_poses(model, data, q);
-  // clang++, a chain: the pose carried from link to link in a local, which oS reads. Read back
-  // from data.oMi, the translation's last two entries load as one 16-byte packet over the
-  // 16- and 8-byte stores that wrote them, which the store buffer cannot forward. g++ copies
-  // such a local through the stack by scalars and reads it back by packets, the same stall: it
-  // reads data.oMi (docs/benchmarks.md, "world_kinematics").
-#if defined(__clang__)
-  constexpr bool carry_pose = Model::serial;
-#else
-  constexpr bool carry_pose = false;
-#endif
-  if constexpr (carry_pose) {
+  if constexpr (Model::serial && carry_pose_in_local<typename Model::Scalar>) {
     Transform<typename Model::Scalar> omi;
     model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       if (i > last) return;

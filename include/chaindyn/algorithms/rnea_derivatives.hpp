@@ -251,21 +251,35 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   // every link and runs as one loop (indices_forward, as in aba), whatever the chain (unrolled
   // whole, the pass overflows the instruction caches).
   // Link i's base pose composes its parent's (with the placement's pattern, as aba does), read
-  // through `parent` (the previous step's), and link 0's is liMi[0] itself, copied into
+  // through `parent` (the previous step's; with clang++ a local, carry_pose_in_local), and link 0's is liMi[0] itself, copied into
   // oMi[0] after these steps (as in aba.hpp: the copy right after joint_poses stored liMi[0]
   // stalls g++ on store forwarding). The same steps as aba's pass 1, written out in both: as
   // one shared inline function, clang++'s and g++'s aba change.
   // A tree's link composes the pose of its parent, parent(i) (world_kinematics).
   if constexpr (!from_aba && Model::serial) {
     joint_poses(model, data, q);
-    const Transform<Scalar>* parent = nullptr;
-    model.joints_forward(large_body, [&](const std::size_t i, const auto& joint)
-                                  CHAINDYN_ALWAYS_INLINE {
-      const Transform<Scalar>& x =
-          i == 0 ? data.liMi[0] : (data.oMi[i] = compose(joint, *parent, data.liMi[i]));
-      parent = &x;
-      data.oS[i] = joint.subspace_in(x);
-    });
+    if constexpr (carry_pose_in_local<Scalar>) {  // clang++ (forward_kinematics.hpp)
+      Transform<Scalar> x;
+      model.joints_forward(large_body, [&](const std::size_t i, const auto& joint)
+                                    CHAINDYN_ALWAYS_INLINE {
+        if (i == 0) {
+          x = data.liMi[0];
+        } else {
+          x = compose(joint, x, data.liMi[i]);
+          data.oMi[i] = x;
+        }
+        data.oS[i] = joint.subspace_in(x);
+      });
+    } else {
+      const Transform<Scalar>* parent = nullptr;
+      model.joints_forward(large_body, [&](const std::size_t i, const auto& joint)
+                                    CHAINDYN_ALWAYS_INLINE {
+        const Transform<Scalar>& x =
+            i == 0 ? data.liMi[0] : (data.oMi[i] = compose(joint, *parent, data.liMi[i]));
+        parent = &x;
+        data.oS[i] = joint.subspace_in(x);
+      });
+    }
     data.oMi[0] = data.liMi[0];
   } else if constexpr (!from_aba) {
     world_kinematics(model, data, q);
