@@ -46,12 +46,12 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   joint_poses(model, data, q);
   // Each link's base pose composes its parent's. On a chain the parent's is read through
   // `parent` (the previous step's x; with clang++ a local, carry_pose_in_local), and link 0's
-  // is liMi[0] itself: copying it into oMi[0]
-  // right after joint_poses stored it stalls g++ on store forwarding, so that copy is made
-  // after this pass, and no step reads oMi[0]. The steps that depend on the joint type (a
-  // Chain of different types unrolls them) apart from the rest, which every model runs as one
-  // loop (indices_forward): unrolled whole, g++'s aba is slower. (The same steps are written
-  // out in rnea_derivatives: as one shared inline function, g++'s and clang++'s aba change.)
+  // is liMi[0] itself: copying it into oMi[0] right after joint_poses stored it stalls g++ on
+  // store forwarding, so that copy is made after this pass, and no step reads oMi[0]. The
+  // steps that depend on the joint type (a Chain of different types unrolls them) apart from
+  // the rest, which every model runs as one loop (indices_forward): unrolled whole, g++'s aba
+  // is slower. (The same steps are written out in rnea_derivatives: as one shared inline
+  // function, g++'s and clang++'s aba change.)
   if constexpr (Model::serial) {
     if constexpr (carry_pose_in_local<Scalar>) {  // clang++ (forward_kinematics.hpp)
       Transform<Scalar> x;

@@ -251,10 +251,11 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   // every link and runs as one loop (indices_forward, as in aba), whatever the chain (unrolled
   // whole, the pass overflows the instruction caches).
   // Link i's base pose composes its parent's (with the placement's pattern, as aba does), read
-  // through `parent` (the previous step's; with clang++ a local, carry_pose_in_local), and link 0's is liMi[0] itself, copied into
-  // oMi[0] after these steps (as in aba.hpp: the copy right after joint_poses stored liMi[0]
-  // stalls g++ on store forwarding). The same steps as aba's pass 1, written out in both: as
-  // one shared inline function, clang++'s and g++'s aba change.
+  // through `parent` (the previous step's; with clang++ a local, carry_pose_in_local), and
+  // link 0's is liMi[0] itself, copied into oMi[0] after these steps (as in aba.hpp: the copy
+  // right after joint_poses stored liMi[0] stalls g++ on store forwarding). The same steps as
+  // aba's pass 1, written out in both: as one shared inline function, clang++'s and g++'s aba
+  // change.
   // A tree's link composes the pose of its parent, parent(i) (world_kinematics).
   if constexpr (!from_aba && Model::serial) {
     joint_poses(model, data, q);
