@@ -100,11 +100,19 @@ class SpatialRows {
   alignas(N == Eigen::Dynamic ? alignof(Buffer) : kLine) Buffer buffer_{};
 };
 
-/// Data's alignment: 32 bytes, or its members' own when larger (64 with a fixed-size oSF) (one
-/// alignas, computed: g++ keeps only the last of several alignas on a class).
+/// Data's alignment: 32 bytes, or its members' own when larger: 64 with a fixed-size oSF, and
+/// with a 64-byte scalar or fixed-size Eigen storage of one (the batch's packs on an AVX-512
+/// target). One alignas, computed: g++ keeps only the last of several alignas on a class, and
+/// an alignas weaker than a member's alignment is ill-formed (clang++ refuses it).
 template <typename Model>
 constexpr std::size_t data_alignment = std::max(
     {std::size_t(32), alignof(typename Model::Matrix), alignof(typename Model::Vector),
+     alignof(typename Model::Scalar), alignof(TreeWork<Model>),
+     alignof(PerLinkArray<Transform<typename Model::Scalar>, Model::nq>),
+     alignof(PerLinkArray<Motion<typename Model::Scalar>, Model::nq>),
+     alignof(PerLinkArray<Force<typename Model::Scalar>, Model::nq>),
+     alignof(PerLinkArray<Inertia<typename Model::Scalar>, Model::nq>),
+     alignof(PerLinkArray<ArticulatedInertia<typename Model::Scalar>, Model::nq>),
      crba_uses_spatial_rows<Model> ? alignof(SpatialRows<typename Model::Scalar, Model::nq>)
                                    : std::size_t(1)});
 }  // namespace detail
