@@ -527,6 +527,55 @@ TEST_CASE("ChainX of the iiwa gives the numbers of ChainN<double, 7, Revolute> a
   }
 }
 
+// A revolute joint about z whose placement maps z to +-e_r of the parent (most joints of a URDF
+// arm) has link transforms with structural zeros: ChainX finds them when it is made (the
+// placement's entries within kPatternTolerance set exactly) and its transforms skip them
+// (AnyJointModel::conform, AxisRowPattern). Every row r, both signs, the other two columns at a
+// random angle, entries off by up to 1e-16 as a URDF's rpy gives them; the ChainN of run-time
+// axes computes the same chain with dense transforms.
+TEST_CASE("ChainX finds the placements that map the joint axis to a coordinate axis and gives "
+          "the numbers of the dense transforms",
+          "[identities][chainx]") {
+  using Fixed = ChainN<double, 7, Revolute>;
+  using Vector = Fixed::Vector;
+  std::mt19937 gen(test::kSeed + 1719u);
+  for (int m = 0; m < 2; ++m) {
+    std::vector<Link<double>> links = test::random_links<Fixed>(gen, true);
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      const int r = int(i % 3);
+      const double sign = (i / 3 + std::size_t(m)) % 2 == 0 ? 1.0 : -1.0;
+      const Eigen::Vector3d z = sign * Eigen::Vector3d::Unit(r);
+      const double angle = test::uniform(gen, -3.0, 3.0);
+      const Eigen::Vector3d x = std::cos(angle) * Eigen::Vector3d::Unit((r + 1) % 3) +
+                                std::sin(angle) * Eigen::Vector3d::Unit((r + 2) % 3);
+      Eigen::Matrix3d rotation;
+      rotation << x, z.cross(x), z;
+      for (int e = 0; e < 9; ++e) {
+        if (rotation(e / 3, e % 3) == 0.0) rotation(e / 3, e % 3) = test::uniform(gen, -1e-16, 1e-16);
+      }
+      links[i].placement.rotation = rotation;
+      links[i].axis = Eigen::Vector3d::UnitZ();
+    }
+    const Fixed fixed(links);
+    const ChainX<double> x = ChainX<double>::from(fixed);
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      INFO("model " << m << ", joint " << i);
+      CHECK(x.joint(i).axis_row() == int(i % 3));
+      CHECK(x.placement(i).rotation.col(2).cwiseAbs() == Eigen::Vector3d::Unit(int(i % 3)));
+    }
+    // a placement whose z column is off by more than the tolerance keeps the dense kernels
+    std::vector<Link<double>> tilted = links;
+    tilted[0].placement.rotation = test::rot_z(1e-9) * tilted[0].placement.rotation;  // moves e_x
+    CHECK(ChainX<double>::from(Fixed(tilted)).joint(0).axis_row() == -1);
+    for (int s = 0; s < 2; ++s) {
+      const Vector q = test::random_state<Vector>(gen, 3.0), qd = test::random_state<Vector>(gen, 2.0),
+                   qdd = test::random_state<Vector>(gen, 2.0);
+      INFO("model " << m << ", state " << s);
+      require_chainx_matches(fixed, q, qd, qdd);
+    }
+  }
+}
+
 TEST_CASE("ChainX: joint kinds from data, sizes checked, a Data per model size",
           "[identities][chainx]") {
   std::mt19937 gen(test::kSeed + 170u);

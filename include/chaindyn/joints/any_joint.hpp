@@ -6,14 +6,45 @@
 /// of its kind and axis: RevoluteZ / PrismaticZ's for an axis that is exactly z, Revolute /
 /// Prismatic's (the run-time axis) otherwise. The algorithms run the same joint code as a
 /// compile-time chain of those joints, plus one well-predicted switch per call.
+///
+/// The structure of a placement, which a compile-time chain states in its joint types (Placed,
+/// placed.hpp), a run-time joint finds when its model is built (AnyJointModel::conform): a
+/// revolute joint about z whose placement maps z to a coordinate axis of the parent (column z
+/// of the placement rotation is +-e_r to within kPatternTolerance, as for most joints of a
+/// URDF arm) has a link transform liMi = placement * Rz(q) with row r = (0, 0, +-1) and column
+/// z zero elsewhere. Those entries are set exactly in the placement the algorithms read, and the
+/// transforms between the link and its parent (to_link, to_parent, compose, ...) skip them: one
+/// switch per call picks the kernel of r (AxisRowPattern<r>) or the dense one.
 #pragma once
 
+#include "chaindyn/joints/placed.hpp"
 #include "chaindyn/joints/prismatic.hpp"
 #include "chaindyn/joints/revolute.hpp"
 
 namespace chaindyn {
 
 namespace detail {
+
+/// The link pattern of a revolute joint about z whose placement maps z to +-e_R (see the file
+/// comment): rotation row R is (0, 0, +-1), the other rows (x, x, 0); the +-1 is read, not
+/// assumed (one pattern for both signs). The translation is dense.
+template <int R>
+struct AxisRowPattern {
+  static constexpr std::array<signed char, 9> rotation = [] {
+    std::array<signed char, 9> e{};
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) e[std::size_t(3 * r + c)] = (r == R) == (c == 2) ? 2 : 0;
+    }
+    return e;
+  }();
+  static constexpr std::array<bool, 3> translation = {true, true, true};
+};
+
+/// A type as a value (for the pattern a visitor is called with).
+template <typename T>
+struct PatternTag {
+  using type = T;
+};
 
 /// A revolute (S = (a; 0)) or prismatic (S = (0; a)) joint, kind and unit axis a given at run
 /// time. An axis that is exactly z (what urdf::load_any, the DH builders and ChainX::from a
@@ -44,6 +75,50 @@ struct AnyJointModel {
   }
   JointSlot slot() const noexcept { return JointSlot{kind(), -1}; }
   Vector3<Scalar> axis() const { return revolute_.a; }
+
+  /// For a revolute joint about z: when column z of `placement`'s rotation is +-e_r to within
+  /// kPatternTolerance (the joint's axis is a coordinate axis of the parent link), sets that
+  /// column and row r of the other two columns exactly (+-1 and zeros), and keeps r: the link
+  /// transforms then take the kernels of AxisRowPattern<r> (see the file comment). Otherwise
+  /// leaves the placement as it is (dense kernels).
+  void conform(Transform<Scalar>& placement) noexcept {
+    axis_row_ = kNoAxisRow;
+    if (mode_ != Mode::revolute_z) return;
+    Matrix3<Scalar>& m = placement.rotation;
+    const auto near = [](const Scalar& x, double v) {
+      return std::abs(scalar_value(x) - v) <= kPatternTolerance;
+    };
+    for (int r = 0; r < 3; ++r) {
+      const double sign = scalar_value(m(r, 2)) > 0.0 ? 1.0 : -1.0;
+      bool fits = near(m(r, 2), sign) && near(m(r, 0), 0.0) && near(m(r, 1), 0.0);
+      for (int o = 0; o < 3 && fits; ++o) fits = o == r || near(m(o, 2), 0.0);
+      if (!fits) continue;
+      for (int o = 0; o < 3; ++o) m(o, 2) = Scalar(o == r ? sign : 0.0);
+      m(r, 0) = m(r, 1) = Scalar(0.0);
+      axis_row_ = static_cast<unsigned char>(r);
+      return;
+    }
+  }
+
+  /// The r of AxisRowPattern<r> that conform() found, or -1 (dense kernels).
+  int axis_row() const noexcept { return axis_row_ == kNoAxisRow ? -1 : int(axis_row_); }
+
+  /// f(PatternTag<the pattern of this joint's link transform>): AxisRowPattern<r> for a joint
+  /// that conform() found so, DensePattern otherwise (one switch).
+  template <typename F>
+  CHAINDYN_ALWAYS_INLINE auto with_link_pattern(F&& f) const noexcept {
+    switch (axis_row_) {
+      case 0:
+        return f(PatternTag<AxisRowPattern<0>>{});
+      case 1:
+        return f(PatternTag<AxisRowPattern<1>>{});
+      case 2:
+        return f(PatternTag<AxisRowPattern<2>>{});
+      default:
+        break;
+    }
+    return f(PatternTag<DensePattern>{});
+  }
 
   CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement,
                                                 const Scalar& q) const noexcept {
@@ -96,10 +171,74 @@ struct AnyJointModel {
     return f(revolute_);
   }
 
+  static constexpr unsigned char kNoAxisRow = 3;
+
   Mode mode_ = Mode::revolute;
+  unsigned char axis_row_ = kNoAxisRow;  ///< r of AxisRowPattern<r>, or kNoAxisRow (dense)
   RevoluteAxisModel<Scalar> revolute_;
   PrismaticAxisModel<Scalar> prismatic_;
 };
+
+// The transforms between link i and its parent (placed.hpp) for a run-time joint: the kernels
+// of its link pattern.
+
+/// Whether compose (a link's base pose from its parent's) takes the link pattern too: with
+/// clang++. With g++ the switch made the base-coordinate passes slower than the dense product
+/// (docs/benchmarks.md, "AxisRowPattern").
+inline constexpr bool kPatternedCompose =
+#if defined(__clang__)
+    true;
+#else
+    false;
+#endif
+
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> to_link(const AnyJointModel<Scalar>& joint,
+                                                     const Transform<Scalar>& limi,
+                                                     const Motion<Scalar>& m) {
+  return joint.with_link_pattern([&](auto p) CHAINDYN_ALWAYS_INLINE {
+    return act_inv<typename decltype(p)::type>(limi, m);
+  });
+}
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> linear_to_link(const AnyJointModel<Scalar>& joint,
+                                                             const Transform<Scalar>& limi,
+                                                             const Vector3<Scalar>& l) {
+  return joint.with_link_pattern([&](auto p) CHAINDYN_ALWAYS_INLINE {
+    return mul_transpose<typename decltype(p)::type>(limi.rotation, l);
+  });
+}
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Force<Scalar> to_parent(const AnyJointModel<Scalar>& joint,
+                                                      const Transform<Scalar>& limi,
+                                                      const Force<Scalar>& f) {
+  return joint.with_link_pattern([&](auto p) CHAINDYN_ALWAYS_INLINE {
+    return act<typename decltype(p)::type>(limi, f);
+  });
+}
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE void to_parent_plus(const AnyJointModel<Scalar>& joint,
+                                                  const Transform<Scalar>& limi,
+                                                  const Inertia<Scalar>& in,
+                                                  const Inertia<Scalar>& base,
+                                                  Inertia<Scalar>& out) {
+  joint.with_link_pattern([&](auto p) CHAINDYN_ALWAYS_INLINE {
+    transform_inertia_into<typename decltype(p)::type>(in, limi, base, out);
+  });
+}
+template <typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const AnyJointModel<Scalar>& joint,
+                                                        const Transform<Scalar>& parent,
+                                                        const Transform<Scalar>& limi) {
+  if constexpr (kPatternedCompose) {
+    return joint.with_link_pattern([&](auto p) CHAINDYN_ALWAYS_INLINE {
+      return compose<typename decltype(p)::type>(parent, limi);
+    });
+  } else {
+    (void)joint;
+    return compose<DensePattern>(parent, limi);
+  }
+}
 
 }  // namespace detail
 

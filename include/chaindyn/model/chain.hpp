@@ -202,6 +202,7 @@ class ChainX : public detail::ChainBase<Scalar, Eigen::Dynamic>,
     this->joints_.reserve(links.size());
     for (std::size_t i = 0; i < links.size(); ++i) {
       this->joints_.emplace_back(kinds[i], this->link(i).axis, this->where(i));
+      this->conform_runtime_placement(i, this->joints_[i]);
     }
     this->check_regular(joint_slots(), *this);
   }

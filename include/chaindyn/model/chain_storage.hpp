@@ -177,6 +177,13 @@ class ChainStorage {
     if constexpr (has_placement_pattern<JM>::value) JM::conform(placement_[i], where(i));
   }
 
+  /// Lets joint i's run-time model (AnyJointModel) find the structure of link i's placement
+  /// and set the entries it relies on exactly (joints/any_joint.hpp).
+  template <typename JM>
+  void conform_runtime_placement(std::size_t i, JM& joint) {
+    joint.conform(placement_[i]);
+  }
+
   /// The links in scalar To (for cast()).
   template <typename To>
   PerLinkArray<Link<To>, N> links_as() const {
