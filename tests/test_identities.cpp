@@ -551,7 +551,8 @@ TEST_CASE("ChainX finds the placements that map the joint axis to a coordinate a
       Eigen::Matrix3d rotation;
       rotation << x, z.cross(x), z;
       for (int e = 0; e < 9; ++e) {
-        if (rotation(e / 3, e % 3) == 0.0) rotation(e / 3, e % 3) = test::uniform(gen, -1e-16, 1e-16);
+        double& entry = rotation(e / 3, e % 3);
+        if (entry == 0.0) entry = test::uniform(gen, -1e-16, 1e-16);
       }
       links[i].placement.rotation = rotation;
       links[i].axis = Eigen::Vector3d::UnitZ();
@@ -568,8 +569,9 @@ TEST_CASE("ChainX finds the placements that map the joint axis to a coordinate a
     tilted[0].placement.rotation = test::rot_z(1e-9) * tilted[0].placement.rotation;  // moves e_x
     CHECK(ChainX<double>::from(Fixed(tilted)).joint(0).axis_row() == -1);
     for (int s = 0; s < 2; ++s) {
-      const Vector q = test::random_state<Vector>(gen, 3.0), qd = test::random_state<Vector>(gen, 2.0),
-                   qdd = test::random_state<Vector>(gen, 2.0);
+      const Vector q = test::random_state<Vector>(gen, 3.0);
+      const Vector qd = test::random_state<Vector>(gen, 2.0);
+      const Vector qdd = test::random_state<Vector>(gen, 2.0);
       INFO("model " << m << ", state " << s);
       require_chainx_matches(fixed, q, qd, qdd);
     }
