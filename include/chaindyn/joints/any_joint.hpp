@@ -13,8 +13,9 @@
 /// of the placement rotation is +-e_r to within kPatternTolerance, as for most joints of a
 /// URDF arm) has a link transform liMi = placement * Rz(q) with row r = (0, 0, +-1) and column
 /// z zero elsewhere. Those entries are set exactly in the placement the algorithms read, and the
-/// transforms between the link and its parent (to_link, to_parent, compose, ...) skip them: one
-/// switch per call picks the kernel of r (AxisRowPattern<r>) or the dense one.
+/// transforms between the link and its parent (to_link, to_parent, to_parent_plus, and compose
+/// with clang++: kPatternedCompose) skip them: one switch per call picks the kernel of r
+/// (AxisRowPattern<r>) or the dense one.
 #pragma once
 
 #include "chaindyn/joints/placed.hpp"
