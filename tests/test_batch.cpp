@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+
 using namespace chaindyn;
 using chaindyn::test::relative_error;
 
@@ -185,6 +187,53 @@ TEST_CASE("batch functions on a ChainX equal the one-state functions column by c
   const batch::States<ChainX<double>> tau = batch::rnea(iiwa, q, q, q);
   CHECK(relative_error(tau.col(2), rnea(iiwa, q.col(2), q.col(2), q.col(2))) <= kBatchTolerance);
 }
+
+// The workspace of a runtime-sized model of packs puts every per-link spatial vector, transform
+// and inertia that fills whole cache lines on cache lines, whatever the pack's alignment (16
+// under EIGEN_MAX_ALIGN_BYTES=16; Pack<4>'s 32 by default on AVX-512).
+#ifdef CHAINDYN_BATCH_VECTOR_EXTENSIONS
+TEST_CASE("a ChainX's and a TreeX's pack workspaces put their per-link arrays on cache lines",
+          "[batch][chainx]") {
+  int checked = 0;
+  const auto on_lines = [&](const auto& array) {
+    using T = typename std::decay_t<decltype(array)>::value_type;
+    if constexpr (sizeof(T) % 64 == 0) {
+      ++checked;
+      return reinterpret_cast<std::uintptr_t>(array.data()) % 64 == 0;
+    } else {
+      return true;
+    }
+  };
+  const auto check_data = [&](const auto& data) {
+    CHECK(on_lines(data.liMi));
+    CHECK(on_lines(data.oMi));
+    CHECK(on_lines(data.v));
+    CHECK(on_lines(data.a));
+    CHECK(on_lines(data.f));
+    CHECK(on_lines(data.Ic));
+    CHECK(on_lines(data.IA));
+    CHECK(on_lines(data.ov));
+  };
+  const auto iiwa = ChainX<double>::from(robots::kuka_iiwa());
+  std::mt19937 gen(test::kSeed + 1512);
+  using Source = Tree<double, Parents<-1, 0, 1, 0>, RevoluteZ, Revolute, Prismatic, RevoluteY>;
+  const TreeX<double> tree = TreeX<double>::from(Source(test::random_links<Source>(gen)));
+  const auto check_packs = [&](auto pack) {
+    using Pack = decltype(pack);
+    check_data(Data<ChainX<Pack>>(iiwa.cast<Pack>()));
+    const DerivativesData<ChainX<Pack>> derivatives(iiwa.cast<Pack>());
+    check_data(derivatives.data);
+    CHECK(on_lines(derivatives.psi));
+    CHECK(on_lines(derivatives.col_qd));
+    const Data<TreeX<Pack>> tree_data(tree.cast<Pack>());
+    check_data(tree_data);
+    CHECK(on_lines(tree_data.oBc));
+  };
+  check_packs(batch::Pack<4>{});
+  check_packs(batch::Pack<8>{});
+  CHECK(checked >= 2 * 8 * 3);  // Pack<8>: every array; Pack<4>: liMi, oMi, v, a, f, ov at least
+}
+#endif
 
 // A compile-time tree (two branches from joint 1, one from the base; every walk of a Tree) and
 // the same shape at run time: rnea, aba, crba and the kinematics, and on the TreeX the

@@ -108,7 +108,11 @@ PerLinkArray<Transform<typename Model::Scalar>, Model::nq> forward_kinematics(
     const Model& model, const Eigen::MatrixBase<Q>& q) {
   Data<Model>& data = detail::thread_workspace(model);
   forward_kinematics(model, data, detail::checked_joint_vector(model, q, "forward_kinematics", "q"));
-  return data.oMi;
+  if constexpr (Model::nq == Eigen::Dynamic) {
+    return {data.oMi.begin(), data.oMi.end()};  // a std::vector (Data's are LineArray)
+  } else {
+    return data.oMi;
+  }
 }
 
 }  // namespace chaindyn

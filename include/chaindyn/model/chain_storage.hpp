@@ -254,11 +254,11 @@ class ChainStorage {
   // acceleration start at cache lines (and the model with it), so that where these numbers
   // fall in cache lines is the type's, not the allocator's. com_inertia_ (aba's) is left where
   // it falls (faster for clang++'s aba). A ChainX's arrays live on the heap, where malloc
-  // aligns them.
-  alignas(64) PerLinkArray<Transform<Scalar>, N> placement_;
-  alignas(64) PerLinkArray<Inertia<Scalar>, N> inertia_;  ///< link + payload (what they read)
+  // aligns them (a batch pack's on cache lines: LineArray).
+  alignas(64) LineArray<Transform<Scalar>, N> placement_;
+  alignas(64) LineArray<Inertia<Scalar>, N> inertia_;  ///< link + payload (what they read)
   PerLinkArray<Inertia<Scalar>, N> link_inertia_;  ///< the link's own, as constructed
-  PerLinkArray<ComInertia<Scalar>, N> com_inertia_;  ///< inertia_ by its centre of mass
+  LineArray<ComInertia<Scalar>, N> com_inertia_;  ///< inertia_ by its centre of mass
 
  protected:
   // The layers' own state, kept here so that one class fixes where everything lies (the

@@ -38,7 +38,7 @@ template <typename Model>
 struct TreeWork<Model, false> {
   /// Composite Coriolis factors Bc_i, 6 x 6, base coordinates (coriolis_matrix; a chain keeps
   /// its one running sum on the stack).
-  PerLinkArray<Eigen::Matrix<typename Model::Scalar, 6, 6>, Model::nq> oBc;
+  LineArray<Eigen::Matrix<typename Model::Scalar, 6, 6>, Model::nq> oBc;
 };
 
 /// Whether crba on Model works in base coordinates on a chain (algorithms/crba.hpp), with its
@@ -108,11 +108,11 @@ template <typename Model>
 constexpr std::size_t data_alignment = std::max(
     {std::size_t(32), alignof(typename Model::Matrix), alignof(typename Model::Vector),
      alignof(typename Model::Scalar), alignof(TreeWork<Model>),
-     alignof(PerLinkArray<Transform<typename Model::Scalar>, Model::nq>),
-     alignof(PerLinkArray<Motion<typename Model::Scalar>, Model::nq>),
-     alignof(PerLinkArray<Force<typename Model::Scalar>, Model::nq>),
-     alignof(PerLinkArray<Inertia<typename Model::Scalar>, Model::nq>),
-     alignof(PerLinkArray<ArticulatedInertia<typename Model::Scalar>, Model::nq>),
+     alignof(LineArray<Transform<typename Model::Scalar>, Model::nq>),
+     alignof(LineArray<Motion<typename Model::Scalar>, Model::nq>),
+     alignof(LineArray<Force<typename Model::Scalar>, Model::nq>),
+     alignof(LineArray<Inertia<typename Model::Scalar>, Model::nq>),
+     alignof(LineArray<ArticulatedInertia<typename Model::Scalar>, Model::nq>),
      crba_uses_spatial_rows<Model> ? alignof(SpatialRows<typename Model::Scalar, Model::nq>)
                                    : std::size_t(1)});
 }  // namespace detail
@@ -136,7 +136,7 @@ struct alignas(detail::data_alignment<Model>) Data : detail::TreeWork<Model> {
   using Vector = typename Model::Vector;
   using Matrix = typename Model::Matrix;
   template <typename T>
-  using PerLink = PerLinkArray<T, nq>;
+  using PerLink = LineArray<T, nq>;
 
   /// The workspace of a compile-time chain (its size is in the type).
   Data() {

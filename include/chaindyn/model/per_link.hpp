@@ -1,13 +1,15 @@
 /// @file
 /// Per-link storage: std::array for a chain whose joint count N is known at compile time,
 /// std::vector (sized once, when the chain or its workspace is made) for N = Eigen::Dynamic
-/// (ChainX).
+/// (ChainX). The workspaces (Data, DerivativesData) take LineArray, whose run-time form puts a
+/// batch pack's spatial vectors on 64-byte boundaries.
 #pragma once
 
 #include <Eigen/Core>
 
 #include <array>
 #include <cstddef>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -20,9 +22,59 @@ using PerLinkArray =
 
 namespace detail {
 
-/// Sizes per-link storage: resizes a std::vector; a std::array's size is its type's.
+/// The allocator of LineArray: a block of T that fill whole 64-byte cache lines (a batch pack's
+/// spatial vectors and transforms) starts on a 64-byte boundary, so that every T in it does;
+/// other T as std::allocator places them (at alignof(T)).
 template <typename T>
-void resize_per_link(std::vector<T>& v, std::size_t n) {
+struct LineAllocator {
+  using value_type = T;
+  static constexpr std::size_t kAlignment =
+      sizeof(T) % 64 == 0 && alignof(T) < 64 ? 64 : alignof(T);
+
+  LineAllocator() noexcept = default;
+  template <typename U>
+  LineAllocator(const LineAllocator<U>&) noexcept {}  // NOLINT: rebinding is implicit
+
+  T* allocate(std::size_t n) {
+    if constexpr (kAlignment > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+      return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(kAlignment)));
+    } else {
+      return static_cast<T*>(::operator new(n * sizeof(T)));
+    }
+  }
+  void deallocate(T* p, std::size_t) noexcept {
+    if constexpr (kAlignment > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+      ::operator delete(p, std::align_val_t(kAlignment));
+    } else {
+      ::operator delete(p);
+    }
+  }
+  template <typename U>
+  bool operator==(const LineAllocator<U>&) const noexcept {
+    return true;
+  }
+  template <typename U>
+  bool operator!=(const LineAllocator<U>&) const noexcept {
+    return false;
+  }
+};
+
+}  // namespace detail
+
+/// PerLinkArray whose run-time form (a std::vector) puts a T of whole cache lines on cache
+/// lines whatever T's alignment: where EIGEN_MAX_ALIGN_BYTES lowers the alignment of a batch
+/// pack (16, to share Eigen objects with a library built so), Pack<8>'s 64 bytes would
+/// otherwise straddle two lines at most addresses (docs/benchmarks.md, "LineArray"). Other T
+/// are placed as a std::vector<T> places them.
+template <typename T, int N>
+using LineArray = std::conditional_t<N == Eigen::Dynamic, std::vector<T, detail::LineAllocator<T>>,
+                                     std::array<T, std::size_t(N)>>;
+
+namespace detail {
+
+/// Sizes per-link storage: resizes a std::vector; a std::array's size is its type's.
+template <typename T, typename Allocator>
+void resize_per_link(std::vector<T, Allocator>& v, std::size_t n) {
   v.resize(n);
 }
 template <typename T, std::size_t N>
