@@ -1,8 +1,8 @@
 /// @file
 /// Per-link storage: std::array for a chain whose joint count N is known at compile time,
 /// std::vector (sized once, when the chain or its workspace is made) for N = Eigen::Dynamic
-/// (ChainX). The workspaces (Data, DerivativesData) take LineArray, whose run-time form puts a
-/// batch pack's spatial vectors on 64-byte boundaries.
+/// (ChainX). The workspaces (Data, DerivativesData) and a chain's placements and inertias take
+/// LineArray, whose run-time form puts a batch pack's spatial vectors on 64-byte boundaries.
 #pragma once
 
 #include <Eigen/Core>
@@ -22,9 +22,9 @@ using PerLinkArray =
 
 namespace detail {
 
-/// The allocator of LineArray: a block of T that fill whole 64-byte cache lines (a batch pack's
-/// spatial vectors and transforms) starts on a 64-byte boundary, so that every T in it does;
-/// other T as std::allocator places them (at alignof(T)).
+/// The allocator of LineArray: a block of a T that fills whole 64-byte cache lines (a batch
+/// pack's spatial vectors and transforms) starts on a 64-byte boundary, so that every T in it
+/// does; of any other T where std::allocator puts it (at alignof(T)).
 template <typename T>
 struct LineAllocator {
   using value_type = T;
