@@ -219,12 +219,14 @@ TEST_CASE("aba derivatives equal -M^-1 times the rnea derivatives on long chains
           "[derivatives]") {
   // From detail::kJointSpaceSolveBelow joints on, the solve runs ABA's passes as loops over the
   // rows: a compile-time chain of 18 joints (padded to SIMD packets with AVX2 and AVX-512) and
-  // ChainX of 16, 18 and 33 joints; a ChainX of 7 solves in joint space, its size at run time.
-  static_assert(detail::kJointSpaceSolveBelow <= 16, "update the chain lengths below");
+  // ChainX of 16, 18 and 33 joints; a ChainX of 1 to 15 joints solves in joint space, its size
+  // at run time, and copies its matrices with loops of its own size up to 8 joints
+  // (detail::with_small_size: each of 1 .. 8 here, and 9 and 15 past them).
+  static_assert(detail::kJointSpaceSolveBelow == 16, "update the chain lengths below");
   std::mt19937 gen(test::kSeed + 64);
   using Long = ChainN<double, 18, Revolute>;
   check_aba_derivatives_by_cholesky(Long(test::random_links<Long>(gen, true)), gen);
-  for (const int n : {7, 16, 18, 33}) {
+  for (const int n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 18, 33}) {
     std::vector<Link<double>> links;
     for (int i = 0; i < n; ++i) links.push_back(test::random_link(gen, true));
     check_aba_derivatives_by_cholesky(ChainX<double>(links), gen);

@@ -291,13 +291,34 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space_dynamic(const Data<Mode
   }
 }
 
+/// f(m), m equal to n: a std::integral_constant for n <= 8 (every arm; one switch), n itself
+/// above. The copies between a ChainX's n x n matrices and the padded right-hand sides of its
+/// solve take loops of a constant count, which the compilers unroll: the loops of a run-time n,
+/// which they vectorise for long columns, cost a 7-joint ChainX's aba_derivatives ~0.1 us more
+/// with clang++ (docs/benchmarks.md, "Measurements behind the code").
+template <typename F>
+inline CHAINDYN_ALWAYS_INLINE void with_small_size(const Eigen::Index n, F&& f) noexcept {
+  using I = Eigen::Index;
+  switch (n) {
+    case 1: return f(std::integral_constant<I, 1>{});
+    case 2: return f(std::integral_constant<I, 2>{});
+    case 3: return f(std::integral_constant<I, 3>{});
+    case 4: return f(std::integral_constant<I, 4>{});
+    case 5: return f(std::integral_constant<I, 5>{});
+    case 6: return f(std::integral_constant<I, 6>{});
+    case 7: return f(std::integral_constant<I, 7>{});
+    case 8: return f(std::integral_constant<I, 8>{});
+    default: return f(n);
+  }
+}
+
 /// out(r, c) = scale * in(c, r) for r, c < n: an n x n transpose between column-major arrays of
 /// leading dimensions ldo and ldi (distinct).
-template <typename Scalar>
+template <typename Scalar, typename Size>
 inline CHAINDYN_ALWAYS_INLINE void transpose_into(Scalar* CHAINDYN_RESTRICT out,
                                                   const Eigen::Index ldo,
                                                   const Scalar* CHAINDYN_RESTRICT in,
-                                                  const Eigen::Index ldi, const Eigen::Index n,
+                                                  const Eigen::Index ldi, const Size n,
                                                   const Scalar scale) noexcept {
   for (Eigen::Index c = 0; c < n; ++c) {
     for (Eigen::Index r = 0; r < n; ++r) out[r + c * ldo] = scale * in[c + r * ldi];
@@ -417,22 +438,25 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
         using Scalar = typename Model::Scalar;
         auto& y = dd.solve_y;
         const Eigen::Index ld = y[0].outerStride();
-        detail::transpose_into(y[0].data(), ld, dd.dtau_dq.data(), n, n, Scalar(-1));
-        detail::transpose_into(y[1].data(), ld, dd.dtau_dqd.data(), n, n, Scalar(-1));
-        for (Eigen::Index c = 0; c < n; ++c) {
-          Scalar* const col = y[2].data() + c * ld;
-          for (Eigen::Index r = 0; r < n; ++r) col[r] = Scalar(0);
-          col[c] = Scalar(1);
-        }
+        detail::with_small_size(n, [&](const auto m) CHAINDYN_ALWAYS_INLINE {
+          detail::transpose_into(y[0].data(), ld, dd.dtau_dq.data(), n, m, Scalar(-1));
+          detail::transpose_into(y[1].data(), ld, dd.dtau_dqd.data(), n, m, Scalar(-1));
+          for (Eigen::Index c = 0; c < m; ++c) {
+            Scalar* const col = y[2].data() + c * ld;
+            for (Eigen::Index r = 0; r < m; ++r) col[r] = Scalar(r == c ? 1 : 0);
+          }
+        });
         detail::aba_solve_joint_space_dynamic<Model>(data, dd.pair_s, dd.solve_k, y[2], y[0],
                                                      y[1]);
-        detail::transpose_into(dd.dqdd_dq.data(), n, y[0].data(), ld, n, Scalar(1));
-        detail::transpose_into(dd.dqdd_dqd.data(), n, y[1].data(), ld, n, Scalar(1));
-        for (Eigen::Index c = 0; c < n; ++c) {
-          const Scalar* const col = y[2].data() + c * ld;
-          Scalar* const out = dd.dqdd_dtau.data() + c * n;
-          for (Eigen::Index r = 0; r < n; ++r) out[r] = col[r];
-        }
+        detail::with_small_size(n, [&](const auto m) CHAINDYN_ALWAYS_INLINE {
+          detail::transpose_into(dd.dqdd_dq.data(), n, y[0].data(), ld, m, Scalar(1));
+          detail::transpose_into(dd.dqdd_dqd.data(), n, y[1].data(), ld, m, Scalar(1));
+          for (Eigen::Index c = 0; c < m; ++c) {
+            const Scalar* const col = y[2].data() + c * ld;
+            Scalar* const out = dd.dqdd_dtau.data() + c * n;
+            for (Eigen::Index r = 0; r < m; ++r) out[r] = col[r];
+          }
+        });
         return;
       }
     }
