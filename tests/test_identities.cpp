@@ -68,6 +68,15 @@ TEMPLATE_LIST_TEST_CASE("M column i equals rnea(q, 0, e_i) - rnea(q, 0, 0), CRBA
     detail::crba_link_coordinates(model, *data, q, data->M);
     REQUIRE(data->M.allFinite());
     REQUIRE(relative_error(data->M, from_rnea) < 1e-12);
+    // the link form with its loops interchanged (clang++'s on a compile-time chain), which
+    // carries out the same operations per entry
+    if constexpr (TestType::nq != Eigen::Dynamic && TestType::serial) {
+      const typename TestType::Matrix per_pair = data->M;
+      data->M.setConstant(nan);
+      detail::crba_link_coordinates_by_rows(model, *data, q, data->M);
+      REQUIRE(data->M.allFinite());
+      REQUIRE(relative_error(data->M, per_pair) < 1e-15);
+    }
     data->M.setConstant(nan);
     detail::crba_base_coordinates(model, *data, q, data->M);
     REQUIRE(data->M.allFinite());

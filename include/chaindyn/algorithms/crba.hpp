@@ -12,6 +12,9 @@
 ///   link, I^c_i = sum_{k>=i} oI_k needs no transform, and M_ji = oS_j . (oI^c_i oS_i) is one
 ///   6-vector dot product per pair.
 /// The first is cheaper on short chains (no base-frame poses), the second per ancestor pair.
+/// With clang++ a compile-time chain of doubles or floats takes the first with its loops
+/// interchanged (crba_link_coordinates_by_rows: the forces of every column carried up together,
+/// row j of M read at link j), the same arithmetic per entry.
 /// On a chain the base form keeps oS_j and F_j = oI^c_j oS_j as the rows of two n x 6 matrices
 /// (Data::oSF) and takes M as the product of those, column by column down contiguous columns
 /// (crba_chain_columns): a compile-time chain from CHAINDYN_CRBA_BASE_COORDINATES_FROM joints,
@@ -68,6 +71,67 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Wor
       const std::size_t p = model.parent(i);
       to_parent_plus(joint, data.liMi[i], data.Ic[i],
                      Model::serial ? model.inertia(p) : data.Ic[p], data.Ic[p]);
+    }
+  });
+}
+
+/// Whether a compile-time chain's crba in link coordinates carries the forces of every column
+/// together (crba_link_coordinates_by_rows) rather than one column at a time: with clang++ and
+/// a floating-point scalar (iiwa: ChainN<7, RevoluteZ> -9 %, the generated type -7 %); g++ made
+/// the ChainN's ~35 % slower, and clang++'s batch crba (a SIMD pack scalar) with 4 states per
+/// pack 9 % slower (docs/benchmarks.md, "Measurements behind the code").
+template <typename Scalar>
+inline constexpr bool kCrbaByRows =
+#if defined(__clang__)
+    std::is_floating_point_v<Scalar>;
+#else
+    false;
+#endif
+
+/// crba_link_coordinates on a compile-time chain with the loops of RBDA Table 6.2 interchanged:
+/// tip to base, at link j the forces F_i = I^c_i S_i of every column i >= j are in link j's
+/// coordinates, so row j of M is read off at once (M_ji = M_ij = S_j^T F_i), and all of them are
+/// carried to the parent by the one transform Xup_j^T. Each entry sees the operations of
+/// crba_link_coordinates in the same order. The forces are kept by component (six arrays of n),
+/// so a transform is one loop over the columns with the transform's pattern chosen once. Fills
+/// M (every entry), data.liMi, data.Ic.
+template <typename Model, typename Work>
+inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
+    const Model& model, Work& data, const typename Model::Vector& q,
+    typename Model::Matrix& M) noexcept {
+  static_assert(Model::serial && Model::nq != Eigen::Dynamic,
+                "crba_link_coordinates_by_rows: a compile-time chain");
+  using Scalar = typename Model::Scalar;
+  constexpr std::size_t n = std::size_t(Model::nq);
+  detail::joint_poses(model, data, q);
+  Scalar f[6][n];  // f[k][i]: component k (angular, then linear) of F_i; column i set at link i
+  const auto load = [&f](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
+    return Force<Scalar>(Vector3<Scalar>(f[0][i], f[1][i], f[2][i]),
+                         Vector3<Scalar>(f[3][i], f[4][i], f[5][i]));
+  };
+  const auto store = [&f](const std::size_t i, const Force<Scalar>& x) CHAINDYN_ALWAYS_INLINE {
+    for (int k = 0; k < 3; ++k) {
+      f[k][i] = x.angular[k];
+      f[k + 3][i] = x.linear[k];
+    }
+  };
+  data.Ic[n - 1] = model.inertia(n - 1);
+  model.joints_backward([&](const std::size_t j, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+    const auto kj = Eigen::Index(j);
+    // I^c_j is complete (its child added itself below): F_j = I^c_j S_j
+    store(j, joint.column(data.Ic[j]));
+    for (std::size_t i = j; i < n; ++i) {
+      const auto ki = Eigen::Index(i);
+      M(kj, ki) = M(ki, kj) = joint.project(load(i));
+    }
+    M(kj, kj) += model.armature()[kj];
+    if (j > 0) {
+      // F_i <- Xup_j^T F_i for every i >= j, with the pattern of link j's transform
+      using Pattern = link_pattern_t<std::decay_t<decltype(joint)>>;
+      const Transform<Scalar>& x = data.liMi[j];
+      for (std::size_t i = j; i < n; ++i) store(i, act<Pattern>(x, load(i)));
+      // I^c_{j-1} = I_{j-1} + Xup_j^T I^c_j Xup_j
+      to_parent_plus(joint, x, data.Ic[j], model.inertia(j - 1), data.Ic[j - 1]);
     }
   });
 }
@@ -266,6 +330,8 @@ inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>&
     crba_base_coordinates(model, data, q, M);
   } else if constexpr (Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
     crba_base_coordinates(model, data, q, M);
+  } else if constexpr (kCrbaByRows<typename Model::Scalar> && Model::serial) {
+    crba_link_coordinates_by_rows(model, data, q, M);
   } else {
     crba_link_coordinates(model, data, q, M);
   }
@@ -303,7 +369,11 @@ typename Model::Matrix crba(const Model& model, const Eigen::MatrixBase<Q>& q) {
       PerLinkArray<Inertia<typename Model::Scalar>, Model::nq> Ic;
     } work;                     // what crba_link_coordinates reads and writes besides M
     typename Model::Matrix M;  // every entry written
-    detail::crba_link_coordinates(model, work, qv, M);
+    if constexpr (detail::kCrbaByRows<typename Model::Scalar> && Model::serial) {
+      detail::crba_link_coordinates_by_rows(model, work, qv, M);
+    } else {
+      detail::crba_link_coordinates(model, work, qv, M);
+    }
     return M;
   } else {
     Data<Model>& data = detail::thread_workspace(model);

@@ -107,6 +107,47 @@ inline CHAINDYN_ALWAYS_INLINE void sincos_reduced(const T* x, T* s, T* c, int n)
   }
 }
 
+/// The SIMD width sincos_padded works at: a target's widest vector of doubles (8 with AVX-512,
+/// 4 with AVX, else 2).
+#if defined(__AVX512F__)
+inline constexpr int kSincosLanes = 8;
+#elif defined(__AVX__)
+inline constexpr int kSincosLanes = 4;
+#else
+inline constexpr int kSincosLanes = 2;
+#endif
+
+/// Whether sincos hands the angles after the last whole vector of kSincosLanes to
+/// sincos_padded: with clang++, which vectorises sincos_reduced's loop at the full vector width
+/// and runs the rest one angle at a time (a 7-joint chain's angles all of them, with AVX-512).
+/// g++ vectorises that rest too, and the padded vector made its iiwa rnea ~10 % slower
+/// (docs/benchmarks.md, "Measurements behind the code").
+inline constexpr bool kSincosPaddedRest =
+#if defined(__clang__)
+    true;
+#else
+    false;
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+/// sincos_reduced of fewer than kSincosLanes angles, as one GCC/Clang vector whose unused lanes
+/// are zero. Requires |x| <= 1e5 for all. (Through arrays and memcpy, as sincos_kernel: no
+/// vector crosses a call.)
+template <typename T>
+inline CHAINDYN_ALWAYS_INLINE void sincos_padded(const T* x, T* s, T* c, int n) noexcept {
+  constexpr int L = kSincosLanes;
+  typedef double Lanes __attribute__((vector_size(8 * L)));
+  typedef std::uint64_t LaneBits __attribute__((vector_size(8 * L)));
+  double xl[L] = {}, sl[L], cl[L];
+  for (int j = 0; j < n; ++j) xl[j] = double(x[j]);
+  sincos_kernel<Lanes, LaneBits>(xl, sl, cl);
+  for (int j = 0; j < n; ++j) {
+    s[j] = T(sl[j]);
+    c[j] = T(cl[j]);
+  }
+}
+#endif
+
 /// s[i] = sin(x[i]), c[i] = cos(x[i]) for i < n.
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE void sincos(const Scalar* x, Scalar* s, Scalar* c, int n) noexcept {
@@ -120,6 +161,14 @@ inline CHAINDYN_ALWAYS_INLINE void sincos(const Scalar* x, Scalar* s, Scalar* c,
       bool in_range = true;
       for (int i = 0; i < n; ++i) in_range &= std::abs(double(x[i])) <= 1e5;  // false for NaN
       if (in_range) {
+#if defined(__GNUC__) || defined(__clang__)
+        if constexpr (kSincosPaddedRest) {
+          const int whole = n - n % kSincosLanes;  // angles in whole vectors
+          sincos_reduced(x, s, c, whole);
+          if (whole < n) sincos_padded(x + whole, s + whole, c + whole, n - whole);
+          return;
+        }
+#endif
         sincos_reduced(x, s, c, n);
         return;
       }
