@@ -31,6 +31,18 @@
 #endif
 #endif
 
+namespace chaindyn::detail {
+/// Whether the compiler is clang++: the switch of the few code paths chosen per compiler, where
+/// g++ and clang++ make code of different speed from the same source (each says where it is
+/// taken why, with its measurement in docs/benchmarks.md, "Measurements behind the code").
+inline constexpr bool kClangCompiler =
+#if defined(__clang__)
+    true;
+#else
+    false;
+#endif
+}  // namespace chaindyn::detail
+
 /// Keeps a function out of its callers: the returning forms' workspace lookup
 /// (model/data.hpp), whose thread_local guard and first-call allocation, inlined, slow
 /// clang++'s returning crba on the iiwa down.

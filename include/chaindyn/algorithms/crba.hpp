@@ -81,12 +81,7 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Wor
 /// the ChainN's ~35 % slower, and clang++'s batch crba (a SIMD pack scalar) with 4 states per
 /// pack 9 % slower (docs/benchmarks.md, "Measurements behind the code").
 template <typename Scalar>
-inline constexpr bool kCrbaByRows =
-#if defined(__clang__)
-    std::is_floating_point_v<Scalar>;
-#else
-    false;
-#endif
+inline constexpr bool kCrbaByRows = kClangCompiler && std::is_floating_point_v<Scalar>;
 
 /// crba_link_coordinates on a compile-time chain with the loops of RBDA Table 6.2 interchanged:
 /// tip to base, at link j the forces F_i = I^c_i S_i of every column i >= j are in link j's

@@ -45,12 +45,7 @@ inline CHAINDYN_ALWAYS_INLINE void joint_poses(const Model& model, Work& data,
 /// stack by scalars and reads it back by packets, the same stall; a SIMD pack scalar's pose is
 /// too large for a local (docs/benchmarks.md, "carry_pose_in_local").
 template <typename Scalar>
-inline constexpr bool carry_pose_in_local =
-#if defined(__clang__)
-    std::is_floating_point_v<Scalar>;
-#else
-    false;
-#endif
+inline constexpr bool carry_pose_in_local = kClangCompiler && std::is_floating_point_v<Scalar>;
 
 /// The world-frame kinematics of links 0..last: data.liMi (every link, by joint_poses),
 /// data.oMi[i] = oMi[parent(i)] liMi[i] and the joint's motion subspace column in base

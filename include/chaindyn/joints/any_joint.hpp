@@ -186,12 +186,7 @@ struct AnyJointModel {
 /// Whether compose (a link's base pose from its parent's) takes the link pattern too: with
 /// clang++. With g++ the switch made the base-coordinate passes slower than the dense product
 /// (docs/benchmarks.md, "AxisRowPattern").
-inline constexpr bool kPatternedCompose =
-#if defined(__clang__)
-    true;
-#else
-    false;
-#endif
+inline constexpr bool kPatternedCompose = kClangCompiler;
 
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> to_link(const AnyJointModel<Scalar>& joint,

@@ -122,12 +122,7 @@ inline constexpr int kSincosLanes = 2;
 /// and runs the rest one angle at a time (a 7-joint chain's angles all of them, with AVX-512).
 /// g++ vectorises that rest too, and the padded vector made its iiwa rnea ~10 % slower
 /// (docs/benchmarks.md, "Measurements behind the code").
-inline constexpr bool kSincosPaddedRest =
-#if defined(__clang__)
-    true;
-#else
-    false;
-#endif
+inline constexpr bool kSincosPaddedRest = kClangCompiler;
 
 #if defined(__GNUC__) || defined(__clang__)
 /// sincos_reduced of fewer than kSincosLanes angles, as one GCC/Clang vector whose unused lanes
