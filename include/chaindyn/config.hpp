@@ -33,8 +33,8 @@
 
 namespace chaindyn::detail {
 /// Whether the compiler is clang++: the switch of the few code paths chosen per compiler, where
-/// g++ and clang++ make code of different speed from the same source (each says where it is
-/// taken why, with its measurement in docs/benchmarks.md, "Measurements behind the code").
+/// g++ and clang++ make code of different speed from the same source (each path's definition
+/// says why; the measurements are in docs/benchmarks.md, "Measurements behind the code").
 inline constexpr bool kClangCompiler =
 #if defined(__clang__)
     true;

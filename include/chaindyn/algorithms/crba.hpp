@@ -77,7 +77,7 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Wor
 
 /// Whether a compile-time chain's crba in link coordinates carries the forces of every column
 /// together (crba_link_coordinates_by_rows) rather than one column at a time: with clang++ and
-/// a floating-point scalar (iiwa: ChainN<7, RevoluteZ> -9 %, the generated type -7 %); g++ made
+/// a floating-point scalar (iiwa: ChainN<7, RevoluteZ> -9 %, the generated type -6 %); g++ made
 /// the ChainN's ~35 % slower, and clang++'s batch crba (a SIMD pack scalar) with 4 states per
 /// pack 9 % slower (docs/benchmarks.md, "Measurements behind the code").
 template <typename Scalar>
@@ -129,6 +129,19 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
       to_parent_plus(joint, x, data.Ic[j], model.inertia(j - 1), data.Ic[j - 1]);
     }
   });
+}
+
+/// CRBA in link coordinates in the form kCrbaByRows picks (`work`: a Data, or the returning
+/// crba's locals, with liMi and Ic).
+template <typename Model, typename Work>
+inline CHAINDYN_ALWAYS_INLINE void crba_link_form(const Model& model, Work& work,
+                                                  const typename Model::Vector& q,
+                                                  typename Model::Matrix& M) noexcept {
+  if constexpr (kCrbaByRows<typename Model::Scalar> && Model::serial) {
+    crba_link_coordinates_by_rows(model, work, q, M);
+  } else {
+    crba_link_coordinates(model, work, q, M);
+  }
 }
 
 /// x . w for the six components x0..x5 of a spatial vector (one summation order, so that M's two
@@ -325,10 +338,8 @@ inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>&
     crba_base_coordinates(model, data, q, M);
   } else if constexpr (Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
     crba_base_coordinates(model, data, q, M);
-  } else if constexpr (kCrbaByRows<typename Model::Scalar> && Model::serial) {
-    crba_link_coordinates_by_rows(model, data, q, M);
   } else {
-    crba_link_coordinates(model, data, q, M);
+    crba_link_form(model, data, q, M);
   }
 }
 
@@ -362,13 +373,9 @@ typename Model::Matrix crba(const Model& model, const Eigen::MatrixBase<Q>& q) {
     struct {
       PerLinkArray<Transform<typename Model::Scalar>, Model::nq> liMi;
       PerLinkArray<Inertia<typename Model::Scalar>, Model::nq> Ic;
-    } work;                     // what crba_link_coordinates reads and writes besides M
+    } work;                     // what the link form reads and writes besides M
     typename Model::Matrix M;  // every entry written
-    if constexpr (detail::kCrbaByRows<typename Model::Scalar> && Model::serial) {
-      detail::crba_link_coordinates_by_rows(model, work, qv, M);
-    } else {
-      detail::crba_link_coordinates(model, work, qv, M);
-    }
+    detail::crba_link_form(model, work, qv, M);
     return M;
   } else {
     Data<Model>& data = detail::thread_workspace(model);

@@ -120,8 +120,8 @@ inline constexpr int kSincosLanes = 2;
 /// Whether sincos hands the angles after the last whole vector of kSincosLanes to
 /// sincos_padded: with clang++, which vectorises sincos_reduced's loop at the full vector width
 /// and runs the rest one angle at a time (a 7-joint chain's angles all of them, with AVX-512).
-/// g++ vectorises that rest too, and the padded vector made its iiwa rnea ~10 % slower
-/// (docs/benchmarks.md, "Measurements behind the code").
+/// g++ vectorises that rest too, and the padded vector made its rnea of the iiwa's ChainX ~10 %
+/// slower (docs/benchmarks.md, "Measurements behind the code").
 inline constexpr bool kSincosPaddedRest = kClangCompiler;
 
 #if defined(__GNUC__) || defined(__clang__)
