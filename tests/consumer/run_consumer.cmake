@@ -151,7 +151,7 @@ endif()
 ")
 run("check that version 1.0 is refused"
     "${CMAKE_COMMAND}" -S "${WORK_DIR}/wrong_version" -B "${WORK_DIR}/wrong_version/build"
-    "-DCMAKE_PREFIX_PATH=${prefix}")
+    -G "${CONSUMER_GENERATOR}" "-DCMAKE_PREFIX_PATH=${prefix}")
 
 # 2. add_subdirectory().
 run("configure add_subdirectory consumer"
