@@ -119,3 +119,27 @@ inline constexpr bool kClangCompiler =
 #define CHAINDYN_GNU_FLATTEN
 #endif
 #endif
+
+/// Floating-point contraction (a * b + c as one fused multiply-add, rounded once) for chaindyn's
+/// own arithmetic where it pays: g++ contracts across statements by default in its GNU modes
+/// (-ffp-contract=fast), clang++ only within one expression, so a product and the sum that
+/// takes it, written in two inlined functions, stay two roundings. With clang++,
+/// CHAINDYN_FP_CONTRACT_BEGIN ... END around a header's code and CHAINDYN_FP_CONTRACT_HERE at
+/// the start of one function body let it fuse them there, and nowhere else (the pragmas are
+/// scoped: the including program's arithmetic keeps its own setting). Used by the placement
+/// patterns' kernels (spatial/pattern.hpp) and the batch packs' operators (batch/pack.hpp);
+/// elsewhere it made clang++'s code slower as often as faster (docs/benchmarks.md,
+/// "Measurements behind the code"). Define CHAINDYN_NO_FP_CONTRACT before including chaindyn
+/// to round every product.
+// (#pragma float_control: clang 12 and later; Apple's clang from 13)
+#if defined(__clang__) && !defined(CHAINDYN_NO_FP_CONTRACT) && \
+    ((defined(__apple_build_version__) && __clang_major__ >= 13) || \
+     (!defined(__apple_build_version__) && __clang_major__ >= 12))
+#define CHAINDYN_FP_CONTRACT_BEGIN _Pragma("float_control(push)") _Pragma("clang fp contract(fast)")
+#define CHAINDYN_FP_CONTRACT_END _Pragma("float_control(pop)")
+#define CHAINDYN_FP_CONTRACT_HERE _Pragma("clang fp contract(fast)")
+#else
+#define CHAINDYN_FP_CONTRACT_BEGIN
+#define CHAINDYN_FP_CONTRACT_END
+#define CHAINDYN_FP_CONTRACT_HERE
+#endif

@@ -116,7 +116,9 @@ inline bool any(const Mask<W>& m) noexcept {
 
 /// W doubles, one per lane, with the arithmetic of double lane by lane. A double converts to a
 /// Pack implicitly (every lane the same), so the algorithms' constants (Scalar(0), Scalar(2))
-/// and the model's numbers need no code of their own.
+/// and the model's numbers need no code of their own. With clang++ a product and the sum or
+/// difference that takes it fuse into one multiply-add, as g++ fuses them by default
+/// (CHAINDYN_FP_CONTRACT_HERE, config.hpp: a pack's a * b + c is two operator calls).
 template <int W>
 struct Pack {
   static_assert(W == 2 || W == 4 || W == 8, "a Pack holds 2, 4 or 8 doubles");
@@ -139,19 +141,28 @@ struct Pack {
   /// Mask and select() instead.
   explicit operator double() const noexcept { return v[0]; }
 
-  CHAINDYN_ALWAYS_INLINE Pack& operator+=(const Pack& o) noexcept { v += o.v; return *this; }
-  CHAINDYN_ALWAYS_INLINE Pack& operator-=(const Pack& o) noexcept { v -= o.v; return *this; }
-  CHAINDYN_ALWAYS_INLINE Pack& operator*=(const Pack& o) noexcept { v *= o.v; return *this; }
+  CHAINDYN_ALWAYS_INLINE Pack& operator+=(const Pack& o) noexcept {
+    CHAINDYN_FP_CONTRACT_HERE v += o.v;
+    return *this;
+  }
+  CHAINDYN_ALWAYS_INLINE Pack& operator-=(const Pack& o) noexcept {
+    CHAINDYN_FP_CONTRACT_HERE v -= o.v;
+    return *this;
+  }
+  CHAINDYN_ALWAYS_INLINE Pack& operator*=(const Pack& o) noexcept {
+    CHAINDYN_FP_CONTRACT_HERE v *= o.v;
+    return *this;
+  }
   CHAINDYN_ALWAYS_INLINE Pack& operator/=(const Pack& o) noexcept { v /= o.v; return *this; }
 
   friend CHAINDYN_ALWAYS_INLINE Pack operator+(const Pack& a, const Pack& b) noexcept {
-    return Pack(a.v + b.v);
+    CHAINDYN_FP_CONTRACT_HERE return Pack(a.v + b.v);
   }
   friend CHAINDYN_ALWAYS_INLINE Pack operator-(const Pack& a, const Pack& b) noexcept {
-    return Pack(a.v - b.v);
+    CHAINDYN_FP_CONTRACT_HERE return Pack(a.v - b.v);
   }
   friend CHAINDYN_ALWAYS_INLINE Pack operator*(const Pack& a, const Pack& b) noexcept {
-    return Pack(a.v * b.v);
+    CHAINDYN_FP_CONTRACT_HERE return Pack(a.v * b.v);
   }
   friend CHAINDYN_ALWAYS_INLINE Pack operator/(const Pack& a, const Pack& b) noexcept {
     return Pack(a.v / b.v);

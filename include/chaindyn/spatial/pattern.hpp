@@ -16,7 +16,9 @@
 /// Inside the kernels an entry is a value of one of the structural types Zero, One, MinusOne
 /// (no run-time number) or a Scalar; `smul`, `sadd`, `ssub`, `sneg` combine them so that a
 /// product with Zero vanishes and One multiplies nothing. Where every entry is a Scalar the
-/// kernels do the same operations in the same order as Transform's (spatial/transform.hpp).
+/// kernels do the same operations in the same order as Transform's (spatial/transform.hpp);
+/// with clang++ they may fuse a product into the sum that takes it where Transform's round it
+/// first (CHAINDYN_FP_CONTRACT_BEGIN, config.hpp).
 #pragma once
 
 #include "chaindyn/spatial/inertia.hpp"
@@ -24,6 +26,10 @@
 #include <array>
 #include <type_traits>
 #include <utility>
+
+// With clang++ a product and the sum that takes it fuse (config.hpp): smul and sadd are
+// separate functions.
+CHAINDYN_FP_CONTRACT_BEGIN
 
 namespace chaindyn {
 
@@ -430,3 +436,5 @@ inline CHAINDYN_ALWAYS_INLINE void transform_inertia_into(const Inertia<Scalar>&
 
 }  // namespace detail
 }  // namespace chaindyn
+
+CHAINDYN_FP_CONTRACT_END
