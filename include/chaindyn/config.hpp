@@ -127,9 +127,9 @@ inline constexpr bool kClangCompiler =
 /// CHAINDYN_FP_CONTRACT_BEGIN ... END around a header's code and CHAINDYN_FP_CONTRACT_HERE at
 /// the start of one function body let it fuse them there, and nowhere else (the pragmas are
 /// scoped: the including program's arithmetic keeps its own setting). Used by the placement
-/// patterns' kernels (spatial/pattern.hpp) and the batch packs' operators (batch/pack.hpp);
-/// elsewhere it made clang++'s code slower as often as faster (docs/benchmarks.md,
-/// "Measurements behind the code"). Define CHAINDYN_NO_FP_CONTRACT before including chaindyn
+/// patterns' kernels (spatial/pattern.hpp), ABA's articulated inertia (spatial/inertia.hpp) and
+/// the batch packs' operators (batch/pack.hpp); elsewhere it made clang++'s code slower as
+/// often as faster (docs/benchmarks.md, "Measurements behind the code"). Define CHAINDYN_NO_FP_CONTRACT before including chaindyn
 /// to round every product.
 // (#pragma float_control: clang 12 and later; Apple's clang from 13)
 #if defined(__clang__) && !defined(CHAINDYN_NO_FP_CONTRACT) && \

@@ -237,6 +237,9 @@ struct ComInertia {
   }
 };
 
+// With clang++ ABA's articulated-inertia products fuse their multiply-adds (config.hpp); the
+// rigid Inertia's stay apart (fused, clang++'s crba and rnea_derivatives ran slower).
+CHAINDYN_FP_CONTRACT_BEGIN
 /// A general symmetric spatial inertia, the articulated-body inertia of ABA (RBDA sec. 7.2):
 ///     IA = [ A   B ]    A, C symmetric 3x3 (Symmetric3: six numbers each); f = IA m maps a
 ///          [ B^T C ]    motion to a force.
@@ -345,5 +348,6 @@ struct ArticulatedInertia {
     return out;
   }
 };
+CHAINDYN_FP_CONTRACT_END
 
 }  // namespace chaindyn
