@@ -129,8 +129,8 @@ inline constexpr bool kClangCompiler =
 /// scoped: the including program's arithmetic keeps its own setting). Used by the placement
 /// patterns' kernels (spatial/pattern.hpp), ABA's articulated inertia (spatial/inertia.hpp) and
 /// the batch packs' operators (batch/pack.hpp); elsewhere it made clang++'s code slower as
-/// often as faster (docs/benchmarks.md, "Measurements behind the code"). Define CHAINDYN_NO_FP_CONTRACT before including chaindyn
-/// to round every product.
+/// often as faster (docs/benchmarks.md, "Measurements behind the code"). Define
+/// CHAINDYN_NO_FP_CONTRACT before including chaindyn to round every product.
 // (#pragma float_control: clang 12 and later; Apple's clang from 13)
 #if defined(__clang__) && !defined(CHAINDYN_NO_FP_CONTRACT) && \
     ((defined(__apple_build_version__) && __clang_major__ >= 13) || \
