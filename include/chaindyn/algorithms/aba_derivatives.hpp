@@ -291,27 +291,6 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space_dynamic(const Data<Mode
   }
 }
 
-/// f(m), m equal to n: a std::integral_constant for n <= 8 (every arm; one switch), n itself
-/// above. The copies between a ChainX's n x n matrices and the padded right-hand sides of its
-/// solve take loops of a constant count, which the compilers unroll: the loops of a run-time n,
-/// which they vectorise for long columns, cost a 7-joint ChainX's aba_derivatives ~0.1 us more
-/// with clang++ (docs/benchmarks.md, "Measurements behind the code").
-template <typename F>
-inline CHAINDYN_ALWAYS_INLINE void with_small_size(const Eigen::Index n, F&& f) noexcept {
-  using I = Eigen::Index;
-  switch (n) {
-    case 1: return f(std::integral_constant<I, 1>{});
-    case 2: return f(std::integral_constant<I, 2>{});
-    case 3: return f(std::integral_constant<I, 3>{});
-    case 4: return f(std::integral_constant<I, 4>{});
-    case 5: return f(std::integral_constant<I, 5>{});
-    case 6: return f(std::integral_constant<I, 6>{});
-    case 7: return f(std::integral_constant<I, 7>{});
-    case 8: return f(std::integral_constant<I, 8>{});
-    default: return f(n);
-  }
-}
-
 /// out(r, c) = scale * in(c, r) for r, c < n: an n x n transpose between column-major arrays of
 /// leading dimensions ldo and ldi (distinct).
 template <typename Scalar, typename Size>

@@ -5,6 +5,8 @@
 /// LineArray, whose run-time form puts a batch pack's spatial vectors on 64-byte boundaries.
 #pragma once
 
+#include "chaindyn/config.hpp"
+
 #include <Eigen/Core>
 
 #include <array>
@@ -87,6 +89,28 @@ std::size_t joint_count(const Model& model) noexcept {
     return model.joint_count();
   } else {
     return std::size_t(Model::nq);
+  }
+}
+
+/// f(m), m equal to n: a std::integral_constant for n <= 8 (every arm; one switch), n itself
+/// above. Loops over a ChainX's joints with a constant count, which the compilers unroll: the
+/// copies between its n x n matrices and the padded right-hand sides of aba_derivatives' solve
+/// (with a run-time n, which the compilers vectorise for long columns, a 7-joint ChainX's
+/// aba_derivatives took ~0.1 us more with clang++), and the batch's scatter of its matrices
+/// (docs/benchmarks.md, "Measurements behind the code").
+template <typename F>
+inline CHAINDYN_ALWAYS_INLINE void with_small_size(const Eigen::Index n, F&& f) noexcept {
+  using I = Eigen::Index;
+  switch (n) {
+    case 1: return f(std::integral_constant<I, 1>{});
+    case 2: return f(std::integral_constant<I, 2>{});
+    case 3: return f(std::integral_constant<I, 3>{});
+    case 4: return f(std::integral_constant<I, 4>{});
+    case 5: return f(std::integral_constant<I, 5>{});
+    case 6: return f(std::integral_constant<I, 6>{});
+    case 7: return f(std::integral_constant<I, 7>{});
+    case 8: return f(std::integral_constant<I, 8>{});
+    default: return f(n);
   }
 }
 
