@@ -1,11 +1,28 @@
 # Every public header compiles on its own (includes what it uses): one -fsyntax-only compile
-# of `#include <chaindyn/...>` per header under include/chaindyn. Run by CTest (test
-# "headers:self_contained", asan preset); a header that relies on another being included first
-# fails here, with the compiler's first error. Arguments: -DCOMPILER= -DINCLUDE_DIRS=a;b;...
-# -DSYSTEM_INCLUDE_DIRS=... -DHEADERS_DIR= -DWORK_DIR=
+# of `#include <chaindyn/...>` per header under include/chaindyn. Run by CTest (tests
+# "headers:self_contained:<shard>", asan preset); a header that relies on another being included
+# first fails here, with the compiler's first error. Arguments: -DCOMPILER= -DINCLUDE_DIRS=a;b;...
+# -DSYSTEM_INCLUDE_DIRS=... -DHEADERS_DIR= -DWORK_DIR=, and -DSHARD=k -DSHARDS=m to check the
+# headers k, k + m, k + 2m, ... of the sorted list only (CTest runs the m shards side by side).
 cmake_minimum_required(VERSION 3.22)
-file(GLOB_RECURSE headers RELATIVE "${HEADERS_DIR}" "${HEADERS_DIR}/chaindyn/*.hpp")
-list(SORT headers)
+file(GLOB_RECURSE all_headers RELATIVE "${HEADERS_DIR}" "${HEADERS_DIR}/chaindyn/*.hpp")
+list(SORT all_headers)
+if(NOT SHARDS)
+  set(SHARDS 1)
+  set(SHARD 0)
+endif()
+if(NOT SHARD MATCHES "^[0-9]+$" OR NOT SHARDS MATCHES "^[1-9][0-9]*$" OR NOT SHARD LESS SHARDS)
+  message(FATAL_ERROR "check_headers.cmake: SHARD=${SHARD} SHARDS=${SHARDS}: expected 0 <= SHARD < SHARDS")
+endif()
+set(headers "")
+set(index 0)
+foreach(h IN LISTS all_headers)
+  math(EXPR slot "${index} % ${SHARDS}")
+  if(slot EQUAL SHARD)
+    list(APPEND headers "${h}")
+  endif()
+  math(EXPR index "${index} + 1")
+endforeach()
 set(flags -std=c++17 -Wall -Wextra -Werror)
 foreach(dir IN LISTS INCLUDE_DIRS)
   list(APPEND flags "-I${dir}")
