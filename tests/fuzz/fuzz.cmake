@@ -1,17 +1,19 @@
 # The URDF parser's fuzz target (included from tests/CMakeLists.txt when chaindyn::urdf exists).
 #
-# - fuzz:urdf_regressions (every preset) runs each input of tests/fuzz/regressions (inputs that
+# - fuzz:urdf_regressions (every build with the URDF tests) runs each input of tests/fuzz/regressions (inputs that
 #   once broke the parser), the seed corpus and the test URDFs once: with the libFuzzer binary
 #   where it is built, else with chaindyn_fuzz_urdf_regressions, the same source with a plain
 #   main().
 # - chaindyn_fuzz_urdf (clang only, with CHAINDYN_FUZZ=ON, which the asan preset sets): the same
-#   source under libFuzzer + ASan + UBSan at -O1; ctest runs it for CHAINDYN_FUZZ_SECONDS
+#   source under libFuzzer + ASan + UBSan at CHAINDYN_FUZZ_OPTIMIZATION (-O1; the asan preset:
+#   -O0, half the compile time, a third of the executions per second); ctest runs it for CHAINDYN_FUZZ_SECONDS
 #   (default 30) from the seed corpus, with leak detection on. libFuzzer fails the test on a
 #   crash, a sanitizer report, a leak, an input slower than 10 s or 2 GB of memory, and writes
 #   the input to build/<preset>/tests/fuzz-artifacts/: add it to tests/fuzz/regressions.
 
 option(CHAINDYN_FUZZ "Build the URDF parser's libFuzzer target and run it as a test (clang)" OFF)
 set(CHAINDYN_FUZZ_SECONDS 30 CACHE STRING "How long the fuzz test runs (seconds)")
+set(CHAINDYN_FUZZ_OPTIMIZATION -O1 CACHE STRING "Optimization flag of the fuzz target")
 
 set(fuzz_dir ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 file(GLOB fuzz_inputs CONFIGURE_DEPENDS
@@ -43,9 +45,10 @@ else()
   # The regression inputs once each: libFuzzer runs the files it is given and exits (no
   # second, standalone build of the same source in this configuration).
   add_test(NAME fuzz:urdf_regressions COMMAND chaindyn_fuzz_urdf -runs=1 ${fuzz_inputs})
-  # -O1 after the preset's -O0: ~3x the executions per second for the same compile time.
-  target_compile_options(chaindyn_fuzz_urdf PRIVATE
-    -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
+  # CHAINDYN_FUZZ_OPTIMIZATION after the build type's flag: -O1 runs ~3x the executions per
+  # second of -O0 and takes twice its compile time.
+  target_compile_options(chaindyn_fuzz_urdf PRIVATE ${CHAINDYN_FUZZ_OPTIMIZATION}
+    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
   target_link_options(chaindyn_fuzz_urdf PRIVATE -fsanitize=fuzzer,address,undefined)
   # libFuzzer adds what it finds to its first corpus directory: a copy in the build tree, never
   # the source tree. The seed inputs follow as read-only directories.
