@@ -1,15 +1,16 @@
 # The URDF parser's fuzz target (included from tests/CMakeLists.txt when chaindyn::urdf exists).
 #
-# - fuzz:urdf_regressions (every build with the URDF tests) runs each input of tests/fuzz/regressions (inputs that
-#   once broke the parser), the seed corpus and the test URDFs once: with the libFuzzer binary
-#   where it is built, else with chaindyn_fuzz_urdf_regressions, the same source with a plain
-#   main().
+# - fuzz:urdf_regressions (every build with the URDF tests) runs each input of
+#   tests/fuzz/regressions (inputs that once broke the parser), the seed corpus and the test
+#   URDFs once: with the libFuzzer binary where it is built, else with
+#   chaindyn_fuzz_urdf_regressions, the same source with a plain main().
 # - chaindyn_fuzz_urdf (clang only, with CHAINDYN_FUZZ=ON, which the asan preset sets): the same
 #   source under libFuzzer + ASan + UBSan at CHAINDYN_FUZZ_OPTIMIZATION (-O1; the asan preset:
-#   -O0, half the compile time, a third of the executions per second); ctest runs it for CHAINDYN_FUZZ_SECONDS
-#   (default 30) from the seed corpus, with leak detection on. libFuzzer fails the test on a
-#   crash, a sanitizer report, a leak, an input slower than 10 s or 2 GB of memory, and writes
-#   the input to build/<preset>/tests/fuzz-artifacts/: add it to tests/fuzz/regressions.
+#   -O0, half the compile time, a third of the executions per second); ctest runs it for
+#   CHAINDYN_FUZZ_SECONDS (default 30) from the seed corpus, with leak detection on. libFuzzer
+#   fails the test on a crash, a sanitizer report, a leak, an input slower than 10 s or 2 GB of
+#   memory, and writes the input to build/<preset>/tests/fuzz-artifacts/: add it to
+#   tests/fuzz/regressions.
 
 option(CHAINDYN_FUZZ "Build the URDF parser's libFuzzer target and run it as a test (clang)" OFF)
 set(CHAINDYN_FUZZ_SECONDS 30 CACHE STRING "How long the fuzz test runs (seconds)")
