@@ -148,6 +148,62 @@ TEST_CASE("a chain of placed joints computes what the chain without placement ty
   }
 }
 
+TEST_CASE("a RevoluteZ chain finds the axis-row pattern of its placements, and its crba agrees "
+          "with a chain that has none",
+          "[placed]") {
+  // A RevoluteZ joint whose placement maps z to +-e_r (column z of the rotation) runs crba's
+  // link transforms with the kernels of AxisRowPattern<r> (joints/placed.hpp); a Revolute
+  // joint (run-time axis) never does: the reference, on the same links.
+  std::mt19937 gen(test::kSeed + 62);
+  const std::array<Link<double>, 7> iiwa = robots::kuka_iiwa_links();
+  std::array<Link<double>, 7> links = iiwa;
+  std::array<int, 7> expected{};
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const Eigen::Vector3d z = iiwa[i].placement.rotation.col(2);
+    Eigen::Index r = 0;
+    z.cwiseAbs().maxCoeff(&r);
+    expected[i] = int(r);
+  }
+  // link 3 turned by a generic rotation: no pattern there
+  links[3].placement.rotation = test::random_rotation(gen) * links[3].placement.rotation;
+  expected[3] = -1;
+  // link 5 with its pattern's zeros and one 1e-13 off: set exactly
+  links[5].placement.rotation(expected[5] == 0 ? 1 : 0, 2) += 1e-13;
+  const PlainIiwa patterned(links);
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    INFO("link " << i);
+    CHECK(patterned.axis_row(i) == expected[i]);
+  }
+  const Eigen::Vector3d z5 = patterned.placement(5).rotation.col(2);
+  CHECK(z5.cwiseAbs().maxCoeff() == 1.0);
+  CHECK(z5.cwiseAbs().sum() == 1.0);
+  std::array<Link<double>, 7> axis_links = patterned.links();
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    axis_links[i].axis = Eigen::Vector3d::UnitZ();
+    axis_links[i].placement = patterned.placement(i);  // the same exact entries
+  }
+  const ChainN<double, 7, Revolute> dense(axis_links);
+  for (std::size_t i = 0; i < links.size(); ++i) CHECK(dense.axis_row(i) == -1);
+  using Vector = PlainIiwa::Vector;
+  Data<PlainIiwa> data;
+  Data<ChainN<double, 7, Revolute>> dense_data;
+  for (int k = 0; k < 8; ++k) {
+    const Vector q = test::random_state<Vector>(gen, 3.0);
+    const PlainIiwa::Matrix reference = crba(dense, q);
+    CHECK(relative_error(crba(patterned, q), reference) < 1e-14);
+    // both link-coordinate forms, whichever crba picks with this compiler
+    detail::crba_link_coordinates(patterned, data, q, data.M);
+    CHECK(relative_error(data.M, reference) < 1e-14);
+    detail::crba_link_coordinates_by_rows(patterned, data, q, data.M);
+    CHECK(relative_error(data.M, reference) < 1e-14);
+    // and what the composite inertias are: the same in both chains
+    detail::crba_link_coordinates(dense, dense_data, q, dense_data.M);
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      CHECK(relative_error(data.Ic[i].matrix(), dense_data.Ic[i].matrix()) < 1e-14);
+    }
+  }
+}
+
 TEST_CASE("a placement must fit its joint type's pattern: 1e-12 off is set exactly, more is refused",
           "[placed][validation]") {
   std::mt19937 gen(test::kSeed + 62);

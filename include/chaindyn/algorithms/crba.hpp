@@ -59,18 +59,26 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Wor
     M(ki, ki) = joint.project(f) + model.armature()[ki];
     // M_ji = M_ij = S_j^T (Xup_{j+1}^T ... Xup_i^T F) for the ancestors j of i: F is carried
     // into each ancestor's coordinates by the transform of the joint below it (its pattern)
-    if (!model.is_root(i)) f = to_parent(joint, data.liMi[i], f);
+    // (each transform with the pattern of its link: with_link_pattern)
+    const auto up = [&](const std::size_t k, const auto& joint_k) CHAINDYN_ALWAYS_INLINE {
+      with_link_pattern(model, k, joint_k, [&](auto pattern) CHAINDYN_ALWAYS_INLINE {
+        f = act<typename decltype(pattern)::type>(data.liMi[k], f);
+      });
+    };
+    if (!model.is_root(i)) up(i, joint);
     model.ancestors_backward(i, [&](const std::size_t j, const auto& ancestor) CHAINDYN_ALWAYS_INLINE {
       const auto kj = Eigen::Index(j);
       M(kj, ki) = M(ki, kj) = ancestor.project(f);
-      if (!model.is_root(j)) f = to_parent(ancestor, data.liMi[j], f);
+      if (!model.is_root(j)) up(j, ancestor);
     });
     // I^c_p(i) = I_p(i) + Xup_i^T I^c_i Xup_i (a chain's parent has no other child; a tree's
     // parent adds each child to what it has)
     if (!model.is_root(i)) {
       const std::size_t p = model.parent(i);
-      to_parent_plus(joint, data.liMi[i], data.Ic[i],
-                     Model::serial ? model.inertia(p) : data.Ic[p], data.Ic[p]);
+      with_link_pattern(model, i, joint, [&](auto pattern) CHAINDYN_ALWAYS_INLINE {
+        transform_inertia_into<typename decltype(pattern)::type>(
+            data.Ic[i], data.liMi[i], Model::serial ? model.inertia(p) : data.Ic[p], data.Ic[p]);
+      });
     }
   });
 }
@@ -121,12 +129,14 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
     }
     M(kj, kj) += model.armature()[kj];
     if (j > 0) {
-      // F_i <- Xup_j^T F_i for every i >= j, with the pattern of link j's transform
-      using Pattern = link_pattern_t<std::decay_t<decltype(joint)>>;
       const Transform<Scalar>& x = data.liMi[j];
-      for (std::size_t i = j; i < n; ++i) store(i, act<Pattern>(x, load(i)));
-      // I^c_{j-1} = I_{j-1} + Xup_j^T I^c_j Xup_j
-      to_parent_plus(joint, x, data.Ic[j], model.inertia(j - 1), data.Ic[j - 1]);
+      with_link_pattern(model, j, joint, [&](auto pattern) CHAINDYN_ALWAYS_INLINE {
+        using Pattern = typename decltype(pattern)::type;  // of link j's transform
+        // F_i <- Xup_j^T F_i for every i >= j
+        for (std::size_t i = j; i < n; ++i) store(i, act<Pattern>(x, load(i)));
+        // I^c_{j-1} = I_{j-1} + Xup_j^T I^c_j Xup_j
+        transform_inertia_into<Pattern>(data.Ic[j], x, model.inertia(j - 1), data.Ic[j - 1]);
+      });
     }
   });
 }

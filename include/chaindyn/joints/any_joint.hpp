@@ -22,30 +22,12 @@
 #include "chaindyn/joints/prismatic.hpp"
 #include "chaindyn/joints/revolute.hpp"
 
+#include <cstddef>
+#include <utility>
+
 namespace chaindyn {
 
 namespace detail {
-
-/// The link pattern of a revolute joint about z whose placement maps z to +-e_R (see the file
-/// comment): rotation row R is (0, 0, +-1), the other rows (x, x, 0); the +-1 is read, not
-/// assumed (one pattern for both signs). The translation is dense.
-template <int R>
-struct AxisRowPattern {
-  static constexpr std::array<signed char, 9> rotation = [] {
-    std::array<signed char, 9> e{};
-    for (int r = 0; r < 3; ++r) {
-      for (int c = 0; c < 3; ++c) e[std::size_t(3 * r + c)] = (r == R) == (c == 2) ? 2 : 0;
-    }
-    return e;
-  }();
-  static constexpr std::array<bool, 3> translation = {true, true, true};
-};
-
-/// A type as a value (for the pattern a visitor is called with).
-template <typename T>
-struct PatternTag {
-  using type = T;
-};
 
 /// A revolute (S = (a; 0)) or prismatic (S = (0; a)) joint, kind and unit axis a given at run
 /// time. An axis that is exactly z (what urdf::load_any, the DH builders and ChainX::from a
@@ -85,20 +67,8 @@ struct AnyJointModel {
   void conform(Transform<Scalar>& placement) noexcept {
     axis_row_ = kNoAxisRow;
     if (mode_ != Mode::revolute_z) return;
-    Matrix3<Scalar>& m = placement.rotation;
-    const auto near = [](const Scalar& x, double v) {
-      return std::abs(scalar_value(x) - v) <= kPatternTolerance;
-    };
-    for (int r = 0; r < 3; ++r) {
-      const double sign = scalar_value(m(r, 2)) > 0.0 ? 1.0 : -1.0;
-      bool fits = near(m(r, 2), sign) && near(m(r, 0), 0.0) && near(m(r, 1), 0.0);
-      for (int o = 0; o < 3 && fits; ++o) fits = o == r || near(m(o, 2), 0.0);
-      if (!fits) continue;
-      for (int o = 0; o < 3; ++o) m(o, 2) = Scalar(o == r ? sign : 0.0);
-      m(r, 0) = m(r, 1) = Scalar(0.0);
-      axis_row_ = static_cast<unsigned char>(r);
-      return;
-    }
+    const int r = conform_axis_row(placement);
+    if (r >= 0) axis_row_ = static_cast<unsigned char>(r);
   }
 
   /// The r of AxisRowPattern<r> that conform() found, or -1 (dense kernels).
@@ -187,6 +157,13 @@ struct AnyJointModel {
 /// clang++. With g++ the switch made the base-coordinate passes slower than the dense product
 /// (docs/benchmarks.md, "AxisRowPattern").
 inline constexpr bool kPatternedCompose = kClangCompiler;
+
+/// A run-time joint's link pattern is its own (AnyJointModel::with_link_pattern).
+template <typename Model, typename Scalar, typename F>
+inline CHAINDYN_ALWAYS_INLINE auto with_link_pattern(const Model&, std::size_t,
+                                                     const AnyJointModel<Scalar>& joint, F&& f) {
+  return joint.with_link_pattern(std::forward<F>(f));
+}
 
 template <typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> to_link(const AnyJointModel<Scalar>& joint,

@@ -22,9 +22,13 @@
 #include "chaindyn/joints/joint_common.hpp"
 #include "chaindyn/spatial/pattern.hpp"
 
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <sstream>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace chaindyn {
 
@@ -155,6 +159,11 @@ struct PlacedModel : JM {
 };
 
 template <typename JM, typename = void>
+struct has_placement_pattern : std::false_type {};
+template <typename JM>
+struct has_placement_pattern<JM, std::void_t<typename JM::PlacementPattern>> : std::true_type {};
+
+template <typename JM, typename = void>
 struct link_pattern {
   using type = DensePattern;
 };
@@ -166,10 +175,98 @@ struct link_pattern<JM, std::void_t<typename JM::LinkPattern>> {
 template <typename JM>
 using link_pattern_t = typename link_pattern<JM>::type;
 
-template <typename JM, typename = void>
-struct has_placement_pattern : std::false_type {};
+/// The link pattern of a revolute joint about z whose placement maps z to +-e_R: column z of
+/// the placement rotation is +-e_R and row R is (0, 0, +-1), as for most joints of a URDF arm.
+/// Then liMi = placement * Rz(q) has row R = (0, 0, +-1) and column z zero elsewhere; the other
+/// rows are (x, x, 0). The +-1 is read, not assumed (one pattern for both signs). The
+/// translation is dense. A joint type that states no placement (RevoluteZ, AnyJoint about z)
+/// has it found in the placement when its chain is built (conform_axis_row).
+template <int R>
+struct AxisRowPattern {
+  static constexpr std::array<signed char, 9> rotation = [] {
+    std::array<signed char, 9> e{};
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) e[std::size_t(3 * r + c)] = (r == R) == (c == 2) ? 2 : 0;
+    }
+    return e;
+  }();
+  static constexpr std::array<bool, 3> translation = {true, true, true};
+};
+
+/// A type as a value (for the pattern a visitor is called with).
+template <typename T>
+struct PatternTag {
+  using type = T;
+};
+
+/// For a revolute joint about z: when column z of `placement`'s rotation is +-e_r to within
+/// kPatternTolerance (the joint's axis is a coordinate axis of the parent link), sets that
+/// column and row r of the other two columns exactly (+-1 and zeros) and returns r: the link
+/// transforms may then take the kernels of AxisRowPattern<r>. Otherwise leaves the placement as
+/// it is and returns -1 (dense kernels).
+template <typename Scalar>
+inline int conform_axis_row(Transform<Scalar>& placement) noexcept {
+  Matrix3<Scalar>& m = placement.rotation;
+  const auto near = [](const Scalar& x, double v) {
+    return std::abs(scalar_value(x) - v) <= kPatternTolerance;
+  };
+  for (int r = 0; r < 3; ++r) {
+    const double sign = scalar_value(m(r, 2)) > 0.0 ? 1.0 : -1.0;
+    bool fits = near(m(r, 2), sign) && near(m(r, 0), 0.0) && near(m(r, 1), 0.0);
+    for (int o = 0; o < 3 && fits; ++o) fits = o == r || near(m(o, 2), 0.0);
+    if (!fits) continue;
+    for (int o = 0; o < 3; ++o) m(o, 2) = Scalar(o == r ? sign : 0.0);
+    m(r, 0) = m(r, 1) = Scalar(0.0);
+    return r;
+  }
+  return -1;
+}
+
+/// Whether a compile-time chain finds an AxisRowPattern in the placement of a joint of model
+/// JM when it is built (ChainStorage::axis_row): a revolute joint about z whose type states no
+/// placement pattern (RevoluteZ; a Placed joint states its own).
 template <typename JM>
-struct has_placement_pattern<JM, std::void_t<typename JM::PlacementPattern>> : std::true_type {};
+constexpr bool takes_axis_row() {
+  if constexpr (has_placement_pattern<JM>::value || JM::fixed_axis != 2) {
+    return false;
+  } else {
+    return JM::kind == JointKind::revolute;
+  }
+}
+
+template <typename Model, typename = void>
+struct has_axis_rows : std::false_type {};
+template <typename Model>
+struct has_axis_rows<Model, std::void_t<decltype(std::declval<const Model&>().axis_row(
+                                std::size_t()))>>
+    : std::bool_constant<Model::nq != Eigen::Dynamic> {};
+
+/// f(PatternTag<the pattern of link i's transform liMi>) for joint i of `model` (`joint`: its
+/// joint model): the joint type's (link_pattern_t) where it states one (Placed); for a joint
+/// that takes_axis_row, the AxisRowPattern its chain found in link i's placement, chosen by one
+/// switch; dense otherwise. (A run-time joint, AnyJointModel, carries its own: any_joint.hpp.)
+/// For a transform applied to many vectors, the pattern is chosen once, outside their loop.
+template <typename Model, typename JM, typename F>
+inline CHAINDYN_ALWAYS_INLINE auto with_link_pattern(const Model& model, std::size_t i,
+                                                     const JM&, F&& f) {
+  if constexpr (takes_axis_row<JM>() && has_axis_rows<Model>::value) {
+    switch (model.axis_row(i)) {
+      case 0:
+        return f(PatternTag<AxisRowPattern<0>>{});
+      case 1:
+        return f(PatternTag<AxisRowPattern<1>>{});
+      case 2:
+        return f(PatternTag<AxisRowPattern<2>>{});
+      default:
+        break;
+    }
+  } else {
+    (void)model;
+    (void)i;
+  }
+  return f(PatternTag<link_pattern_t<JM>>{});
+}
+
 
 // The transforms between link i and its parent, through joint i's model: Featherstone's
 // Xup[i] = liMi.act_inv (motions parent -> link) and its dual Xup[i]^T = liMi.act (forces

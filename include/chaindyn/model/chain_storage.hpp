@@ -80,6 +80,10 @@ class ChainStorage {
   const Link<Scalar>& link(std::size_t i) const noexcept { return links_[i]; }
   /// The pose of joint i's frame in the parent link frame.
   const Transform<Scalar>& placement(std::size_t i) const noexcept { return placement_[i]; }
+  /// The r of the AxisRowPattern<r> found in link i's placement when the chain was built (a
+  /// joint that takes_axis_row: RevoluteZ), or -1; the algorithms choose the link transform's
+  /// kernels by it (detail::with_link_pattern). A compile-time chain's only.
+  int axis_row(std::size_t i) const noexcept { return axis_rows_[i]; }
   /// Link i's spatial inertia about the link-frame origin, its payload included (the one the
   /// algorithms use).
   const Inertia<Scalar>& inertia(std::size_t i) const noexcept { return inertia_[i]; }
@@ -171,10 +175,16 @@ class ChainStorage {
   }
 
   /// Checks link i's placement against joint model JM's placement pattern, if it has one, and
-  /// sets the entries the pattern states exactly (joints/placed.hpp; throws ModelError).
+  /// sets the entries the pattern states exactly (joints/placed.hpp; throws ModelError); for a
+  /// joint that states none but takes_axis_row (RevoluteZ), finds the AxisRowPattern of the
+  /// placement as a run-time joint does and sets its entries exactly (conform_axis_row).
   template <typename JM>
   void conform_placement(std::size_t i) {
     if constexpr (has_placement_pattern<JM>::value) JM::conform(placement_[i], where(i));
+    if constexpr (N != Eigen::Dynamic) {
+      axis_rows_[i] = static_cast<signed char>(
+          takes_axis_row<JM>() ? conform_axis_row(placement_[i]) : -1);
+    }
   }
 
   /// Lets joint i's run-time model (AnyJointModel) find the structure of link i's placement
@@ -272,6 +282,7 @@ class ChainStorage {
  private:
   ModelChecks checks_;
   bool has_dynamics_ = true;
+  PerLinkArray<signed char, N> axis_rows_{};  ///< conform_placement's, -1: none
   alignas(64) Vector damping_;
   alignas(64) Vector friction_;
   alignas(64) Vector armature_;
