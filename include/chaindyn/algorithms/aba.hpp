@@ -59,7 +59,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
         if (i == 0) {
           x = data.liMi[0];
         } else {
-          x = compose(joint, x, data.liMi[i]);
+          x = compose(model, i, joint, x, data.liMi[i]);
           data.oMi[i] = x;
         }
         data.oS[i] = joint.subspace_in(x);
@@ -68,7 +68,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
       const Transform<Scalar>* parent = nullptr;
       model.joints_forward(large_body, [&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
         const Transform<Scalar>& x =
-            i == 0 ? data.liMi[0] : (data.oMi[i] = compose(joint, *parent, data.liMi[i]));
+            i == 0 ? data.liMi[0] : (data.oMi[i] = compose(model, i, joint, *parent, data.liMi[i]));
         parent = &x;
         data.oS[i] = joint.subspace_in(x);
       });
@@ -76,7 +76,7 @@ void aba_pass(const Model& model, DataFor<Model>& data, const typename Model::Ve
   } else {
     model.joints_forward(large_body, [&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       data.oMi[i] = model.is_root(i) ? data.liMi[i]
-                                     : compose(joint, data.oMi[model.parent(i)], data.liMi[i]);
+                                     : compose(model, i, joint, data.oMi[model.parent(i)], data.liMi[i]);
       data.oS[i] = joint.subspace_in(data.oMi[i]);
     });
   }

@@ -62,7 +62,7 @@ inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
     Transform<typename Model::Scalar> omi;
     model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       if (i > last) return;
-      omi = i == 0 ? data.liMi[i] : compose(joint, omi, data.liMi[i]);
+      omi = i == 0 ? data.liMi[i] : compose(model, i, joint, omi, data.liMi[i]);
       data.oMi[i] = omi;
       data.oS[i] = joint.subspace_in(omi);
     });
@@ -70,10 +70,10 @@ inline CHAINDYN_ALWAYS_INLINE void world_kinematics(
     model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
       if (i > last) return;
       if constexpr (Model::serial) {  // with i - 1: through parent(i), clang++'s code differs
-        data.oMi[i] = i == 0 ? data.liMi[i] : compose(joint, data.oMi[i - 1], data.liMi[i]);
+        data.oMi[i] = i == 0 ? data.liMi[i] : compose(model, i, joint, data.oMi[i - 1], data.liMi[i]);
       } else {
         data.oMi[i] = model.is_root(i) ? data.liMi[i]
-                                       : compose(joint, data.oMi[model.parent(i)], data.liMi[i]);
+                                       : compose(model, i, joint, data.oMi[model.parent(i)], data.liMi[i]);
       }
       data.oS[i] = joint.subspace_in(data.oMi[i]);
     });
@@ -93,7 +93,7 @@ void forward_kinematics(const Model& model, DataFor<Model>& data,
   model.joints_forward([&](const std::size_t i, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     data.oMi[i] = model.is_root(i)
                       ? data.liMi[i]
-                      : detail::compose(joint, data.oMi[model.parent(i)], data.liMi[i]);
+                      : detail::compose(model, i, joint, data.oMi[model.parent(i)], data.liMi[i]);
   });
 }
 

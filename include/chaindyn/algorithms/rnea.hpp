@@ -59,11 +59,11 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
         // A link on a moving base body (a floating base): the general step below with the
         // base body as p(i), its velocity and acceleration root.v, root.a (RBDA ch. 9)
         const auto& root = root_of<Model, Root>(data);
-        Motion<Scalar> a = to_link(joint, x, root.a);
+        Motion<Scalar> a = to_link(model, i, joint, x, root.a);
         if constexpr (kAcceleration) a += joint.motion(qdd[k]);
         Force<Scalar>& f = data.f[i];
         if constexpr (kVelocity) {
-          const Motion<Scalar> v = to_link(joint, x, root.v) + joint.motion(qd[k]);
+          const Motion<Scalar> v = to_link(model, i, joint, x, root.v) + joint.motion(qd[k]);
           a += joint.cross_motion(v, qd[k]);
           data.v[i] = v;
           f = inertia * a;
@@ -83,7 +83,8 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
       //   a_i = (0; l) + S qdd_i,   f_i = (h x l; m l) + I S qdd_i + qd_i (S qd_i) x* (I S)
       // ~100 fewer flops than the general step. (On a chain: link 0, index r = 0.)
       const std::size_t r = Model::serial ? 0 : std::size_t(i);
-      const Vector3<Scalar> l = linear_to_link(joint, x, model.base_acceleration().linear);
+      const Vector3<Scalar> l =
+          linear_to_link(model, i, joint, x, model.base_acceleration().linear);
       Motion<Scalar> a(Vector3<Scalar>::Zero(), l);
       Force<Scalar>& f = data.f[r];
       f = Force<Scalar>(detail::cross3(inertia.first_moment, l), inertia.mass * l);
@@ -103,12 +104,13 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
       return;
     }
     // a_i = Xup_i a_p(i) + S_i qdd_i + v_i x S_i qd_i                          RBDA eq. (5.7)
-    Motion<Scalar> a = to_link(joint, x, data.a[model.parent(i)]);
+    Motion<Scalar> a = to_link(model, i, joint, x, data.a[model.parent(i)]);
     if constexpr (kAcceleration) a += joint.motion(qdd[k]);
     // f_i = I_i a_i + v_i x* I_i v_i - f_ext_i                                RBDA eq. (5.9)
     if constexpr (kVelocity) {
       // v_i = Xup_i v_p(i) + S_i qd_i                                         RBDA eq. (5.6)
-      const Motion<Scalar> v = to_link(joint, x, data.v[model.parent(i)]) + joint.motion(qd[k]);
+      const Motion<Scalar> v =
+          to_link(model, i, joint, x, data.v[model.parent(i)]) + joint.motion(qd[k]);
       a += joint.cross_motion(v, qd[k]);
       data.v[i] = v;
       data.a[i] = a;
@@ -132,10 +134,12 @@ void rnea_pass(const Model& model, DataFor<Model>& data, const typename Model::V
       tau += joint_friction(model, i, qd[k]) + model.armature()[k] * qdd[k];
     }
     data.tau[k] = tau;
-    if (!model.is_root(i)) data.f[model.parent(i)] += to_parent(joint, data.liMi[i], data.f[i]);
+    if (!model.is_root(i)) {
+      data.f[model.parent(i)] += to_parent(model, i, joint, data.liMi[i], data.f[i]);
+    }
     if constexpr (kMovingRoot) {
       if (model.is_root(i)) {  // on the base body
-        root_of<Model, Root>(data).f += to_parent(joint, data.liMi[i], data.f[i]);
+        root_of<Model, Root>(data).f += to_parent(model, i, joint, data.liMi[i], data.f[i]);
       }
     }
   });

@@ -266,7 +266,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
         if (i == 0) {
           x = data.liMi[0];
         } else {
-          x = compose(joint, x, data.liMi[i]);
+          x = compose(model, i, joint, x, data.liMi[i]);
           data.oMi[i] = x;
         }
         data.oS[i] = joint.subspace_in(x);
@@ -276,7 +276,7 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
       model.joints_forward(large_body, [&](const std::size_t i, const auto& joint)
                                     CHAINDYN_ALWAYS_INLINE {
         const Transform<Scalar>& x =
-            i == 0 ? data.liMi[0] : (data.oMi[i] = compose(joint, *parent, data.liMi[i]));
+            i == 0 ? data.liMi[0] : (data.oMi[i] = compose(model, i, joint, *parent, data.liMi[i]));
         parent = &x;
         data.oS[i] = joint.subspace_in(x);
       });

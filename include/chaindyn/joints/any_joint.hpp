@@ -153,11 +153,6 @@ struct AnyJointModel {
 // The transforms between link i and its parent (placed.hpp) for a run-time joint: the kernels
 // of its link pattern.
 
-/// Whether compose (a link's base pose from its parent's) takes the link pattern too: with
-/// clang++. With g++ the switch made the base-coordinate passes slower than the dense product
-/// (docs/benchmarks.md, "AxisRowPattern").
-inline constexpr bool kPatternedCompose = kClangCompiler;
-
 /// A run-time joint's link pattern is its own (AnyJointModel::with_link_pattern).
 template <typename Model, typename Scalar, typename F>
 inline CHAINDYN_ALWAYS_INLINE auto with_link_pattern(const Model&, std::size_t,

@@ -307,6 +307,72 @@ inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const JM&, const Transfo
   return compose<link_pattern_t<JM>>(parent, limi);
 }
 
+// The same transforms for joint i of `model`: with the pattern with_link_pattern chooses where
+// the chain found one for the joint (takes_axis_row: a RevoluteZ joint of a compile-time chain,
+// one switch per transform); otherwise the joint's own (the forms above, AnyJointModel's).
+
+/// Xup_i m, for joint i of `model`.
+template <typename Model, typename JM, typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> to_link(const Model& model, std::size_t i,
+                                                     const JM& joint,
+                                                     const Transform<Scalar>& limi,
+                                                     const Motion<Scalar>& m) {
+  if constexpr (takes_axis_row<JM>() && has_axis_rows<Model>::value) {
+    return with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
+      return act_inv<typename decltype(p)::type>(limi, m);
+    });
+  } else {
+    return to_link(joint, limi, m);
+  }
+}
+/// Xup_i (0; l), for joint i of `model`.
+template <typename Model, typename JM, typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> linear_to_link(const Model& model, std::size_t i,
+                                                             const JM& joint,
+                                                             const Transform<Scalar>& limi,
+                                                             const Vector3<Scalar>& l) {
+  if constexpr (takes_axis_row<JM>() && has_axis_rows<Model>::value) {
+    return with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
+      return mul_transpose<typename decltype(p)::type>(limi.rotation, l);
+    });
+  } else {
+    return linear_to_link(joint, limi, l);
+  }
+}
+/// Whether compose (a link's base pose from its parent's) takes the link pattern too: with
+/// clang++. With g++ the switch made the base-coordinate passes slower than the dense product
+/// (docs/benchmarks.md, "AxisRowPattern"); the same for a compile-time chain's RevoluteZ joint.
+inline constexpr bool kPatternedCompose = kClangCompiler;
+
+/// oMp * liMi, for joint i of `model` (the link pattern where kPatternedCompose).
+template <typename Model, typename JM, typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const Model& model, std::size_t i,
+                                                        const JM& joint,
+                                                        const Transform<Scalar>& parent,
+                                                        const Transform<Scalar>& limi) {
+  if constexpr (kPatternedCompose && takes_axis_row<JM>() && has_axis_rows<Model>::value) {
+    return with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
+      return compose<typename decltype(p)::type>(parent, limi);
+    });
+  } else {
+    return compose(joint, parent, limi);
+  }
+}
+/// Xup_i^T f, for joint i of `model`.
+template <typename Model, typename JM, typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Force<Scalar> to_parent(const Model& model, std::size_t i,
+                                                      const JM& joint,
+                                                      const Transform<Scalar>& limi,
+                                                      const Force<Scalar>& f) {
+  if constexpr (takes_axis_row<JM>() && has_axis_rows<Model>::value) {
+    return with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
+      return act<typename decltype(p)::type>(limi, f);
+    });
+  } else {
+    return to_parent(joint, limi, f);
+  }
+}
+
 /// The C++ type of a placement rotation's pattern: SignedAxes<...> when every entry is within
 /// `tolerance` of 0 or +-1 (a proper rotation), AboutAxis<K> for a rotation about coordinate
 /// axis K, else AnyRotation.

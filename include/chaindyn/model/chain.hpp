@@ -113,8 +113,8 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))>,
 /// link index a compile-time constant in each step, as in Chain) and by loops beyond, which
 /// keep compile time and code size linear in N: this is the form for long chains. A RevoluteZ
 /// joint's placement that maps z to a coordinate axis of the parent (most joints of a URDF arm)
-/// is set exactly to that structure when the chain is built, and crba skips its zeros
-/// (axis_row(i), docs/conventions.md "Placement types").
+/// is set exactly to that structure when the chain is built, and the link transforms skip its
+/// zeros (axis_row(i), docs/conventions.md "Placement types").
 template <typename Scalar, int N, typename Joint>
 class ChainN
     : public detail::ChainBase<Scalar, N>,
