@@ -78,17 +78,7 @@ struct AnyJointModel {
   /// that conform() found so, DensePattern otherwise (one switch).
   template <typename F>
   CHAINDYN_ALWAYS_INLINE auto with_link_pattern(F&& f) const noexcept {
-    switch (axis_row_) {
-      case 0:
-        return f(PatternTag<AxisRowPattern<0>>{});
-      case 1:
-        return f(PatternTag<AxisRowPattern<1>>{});
-      case 2:
-        return f(PatternTag<AxisRowPattern<2>>{});
-      default:
-        break;
-    }
-    return f(PatternTag<DensePattern>{});
+    return with_axis_row_pattern<DensePattern>(axis_row_, std::forward<F>(f));
   }
 
   CHAINDYN_ALWAYS_INLINE Transform<Scalar> pose(const Transform<Scalar>& placement,

@@ -199,6 +199,23 @@ struct PatternTag {
   using type = T;
 };
 
+/// f(PatternTag<AxisRowPattern<r>>) for r = 0, 1, 2, f(PatternTag<Otherwise>) for any other r:
+/// one switch.
+template <typename Otherwise, typename F>
+inline CHAINDYN_ALWAYS_INLINE auto with_axis_row_pattern(int r, F&& f) {
+  switch (r) {
+    case 0:
+      return f(PatternTag<AxisRowPattern<0>>{});
+    case 1:
+      return f(PatternTag<AxisRowPattern<1>>{});
+    case 2:
+      return f(PatternTag<AxisRowPattern<2>>{});
+    default:
+      break;
+  }
+  return f(PatternTag<Otherwise>{});
+}
+
 /// For a revolute joint about z: when column z of `placement`'s rotation is +-e_r to within
 /// kPatternTolerance (the joint's axis is a coordinate axis of the parent link), sets that
 /// column and row r of the other two columns exactly (+-1 and zeros) and returns r: the link
@@ -250,21 +267,12 @@ template <typename Model, typename JM, typename F>
 inline CHAINDYN_ALWAYS_INLINE auto with_link_pattern(const Model& model, std::size_t i,
                                                      const JM&, F&& f) {
   if constexpr (takes_axis_row<JM>() && has_axis_rows<Model>::value) {
-    switch (model.axis_row(i)) {
-      case 0:
-        return f(PatternTag<AxisRowPattern<0>>{});
-      case 1:
-        return f(PatternTag<AxisRowPattern<1>>{});
-      case 2:
-        return f(PatternTag<AxisRowPattern<2>>{});
-      default:
-        break;
-    }
+    return with_axis_row_pattern<link_pattern_t<JM>>(model.axis_row(i), std::forward<F>(f));
   } else {
     (void)model;
     (void)i;
+    return f(PatternTag<link_pattern_t<JM>>{});
   }
-  return f(PatternTag<link_pattern_t<JM>>{});
 }
 
 
@@ -307,9 +315,10 @@ inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const JM&, const Transfo
   return compose<link_pattern_t<JM>>(parent, limi);
 }
 
-// The same transforms for joint i of `model`: with the pattern with_link_pattern chooses where
-// the chain found one for the joint (takes_axis_row: a RevoluteZ joint of a compile-time chain,
-// one switch per transform); otherwise the joint's own (the forms above, AnyJointModel's).
+// The same transforms for joint i of `model`, with the pattern with_link_pattern chooses: the
+// joint type's, the AxisRowPattern its chain found (takes_axis_row: a RevoluteZ joint of a
+// compile-time chain), or a run-time joint's own (AnyJointModel): one switch per transform
+// where the pattern is known at run time only.
 
 /// Xup_i m, for joint i of `model`.
 template <typename Model, typename JM, typename Scalar>
@@ -317,13 +326,9 @@ inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> to_link(const Model& model, std::si
                                                      const JM& joint,
                                                      const Transform<Scalar>& limi,
                                                      const Motion<Scalar>& m) {
-  if constexpr (takes_axis_row<JM>() && has_axis_rows<Model>::value) {
-    return with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
-      return act_inv<typename decltype(p)::type>(limi, m);
-    });
-  } else {
-    return to_link(joint, limi, m);
-  }
+  return with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
+    return act_inv<typename decltype(p)::type>(limi, m);
+  });
 }
 /// Xup_i (0; l), for joint i of `model`.
 template <typename Model, typename JM, typename Scalar>
@@ -331,32 +336,9 @@ inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> linear_to_link(const Model& model,
                                                              const JM& joint,
                                                              const Transform<Scalar>& limi,
                                                              const Vector3<Scalar>& l) {
-  if constexpr (takes_axis_row<JM>() && has_axis_rows<Model>::value) {
-    return with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
-      return mul_transpose<typename decltype(p)::type>(limi.rotation, l);
-    });
-  } else {
-    return linear_to_link(joint, limi, l);
-  }
-}
-/// Whether compose (a link's base pose from its parent's) takes the link pattern too: with
-/// clang++. With g++ the switch made the base-coordinate passes slower than the dense product
-/// (docs/benchmarks.md, "AxisRowPattern"); the same for a compile-time chain's RevoluteZ joint.
-inline constexpr bool kPatternedCompose = kClangCompiler;
-
-/// oMp * liMi, for joint i of `model` (the link pattern where kPatternedCompose).
-template <typename Model, typename JM, typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const Model& model, std::size_t i,
-                                                        const JM& joint,
-                                                        const Transform<Scalar>& parent,
-                                                        const Transform<Scalar>& limi) {
-  if constexpr (kPatternedCompose && takes_axis_row<JM>() && has_axis_rows<Model>::value) {
-    return with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
-      return compose<typename decltype(p)::type>(parent, limi);
-    });
-  } else {
-    return compose(joint, parent, limi);
-  }
+  return with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
+    return mul_transpose<typename decltype(p)::type>(limi.rotation, l);
+  });
 }
 /// Xup_i^T f, for joint i of `model`.
 template <typename Model, typename JM, typename Scalar>
@@ -364,12 +346,32 @@ inline CHAINDYN_ALWAYS_INLINE Force<Scalar> to_parent(const Model& model, std::s
                                                       const JM& joint,
                                                       const Transform<Scalar>& limi,
                                                       const Force<Scalar>& f) {
-  if constexpr (takes_axis_row<JM>() && has_axis_rows<Model>::value) {
+  return with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
+    return act<typename decltype(p)::type>(limi, f);
+  });
+}
+
+/// Whether compose (a link's base pose from its parent's) takes a pattern known at run time only
+/// (a run-time joint's, or the one a compile-time chain found for a RevoluteZ joint): with
+/// clang++. With g++ the switch made the base-coordinate passes slower than the dense product
+/// (docs/benchmarks.md, "AxisRowPattern").
+inline constexpr bool kPatternedCompose = kClangCompiler;
+
+/// oMp * liMi, for joint i of `model` (where kPatternedCompose, with the pattern
+/// with_link_pattern chooses; otherwise with the joint type's: compose(joint, ...)).
+template <typename Model, typename JM, typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const Model& model, std::size_t i,
+                                                        const JM& joint,
+                                                        const Transform<Scalar>& parent,
+                                                        const Transform<Scalar>& limi) {
+  if constexpr (kPatternedCompose) {
     return with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
-      return act<typename decltype(p)::type>(limi, f);
+      return compose<typename decltype(p)::type>(parent, limi);
     });
   } else {
-    return to_parent(joint, limi, f);
+    (void)model;
+    (void)i;
+    return compose(joint, parent, limi);
   }
 }
 
