@@ -59,26 +59,18 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Wor
     M(ki, ki) = joint.project(f) + model.armature()[ki];
     // M_ji = M_ij = S_j^T (Xup_{j+1}^T ... Xup_i^T F) for the ancestors j of i: F is carried
     // into each ancestor's coordinates by the transform of the joint below it (its pattern)
-    // (each transform with the pattern of its link: with_link_pattern)
-    const auto up = [&](const std::size_t k, const auto& joint_k) CHAINDYN_ALWAYS_INLINE {
-      with_link_pattern(model, k, joint_k, [&](auto pattern) CHAINDYN_ALWAYS_INLINE {
-        f = act<typename decltype(pattern)::type>(data.liMi[k], f);
-      });
-    };
-    if (!model.is_root(i)) up(i, joint);
+    if (!model.is_root(i)) f = to_parent(model, i, joint, data.liMi[i], f);
     model.ancestors_backward(i, [&](const std::size_t j, const auto& ancestor) CHAINDYN_ALWAYS_INLINE {
       const auto kj = Eigen::Index(j);
       M(kj, ki) = M(ki, kj) = ancestor.project(f);
-      if (!model.is_root(j)) up(j, ancestor);
+      if (!model.is_root(j)) f = to_parent(model, j, ancestor, data.liMi[j], f);
     });
     // I^c_p(i) = I_p(i) + Xup_i^T I^c_i Xup_i (a chain's parent has no other child; a tree's
     // parent adds each child to what it has)
     if (!model.is_root(i)) {
       const std::size_t p = model.parent(i);
-      with_link_pattern(model, i, joint, [&](auto pattern) CHAINDYN_ALWAYS_INLINE {
-        transform_inertia_into<typename decltype(pattern)::type>(
-            data.Ic[i], data.liMi[i], Model::serial ? model.inertia(p) : data.Ic[p], data.Ic[p]);
-      });
+      to_parent_plus(model, i, joint, data.liMi[i], data.Ic[i],
+                     Model::serial ? model.inertia(p) : data.Ic[p], data.Ic[p]);
     }
   });
 }

@@ -140,62 +140,12 @@ struct AnyJointModel {
   PrismaticAxisModel<Scalar> prismatic_;
 };
 
-// The transforms between link i and its parent (placed.hpp) for a run-time joint: the kernels
-// of its link pattern.
-
-/// A run-time joint's link pattern is its own (AnyJointModel::with_link_pattern).
+/// A run-time joint's link pattern is its own (AnyJointModel::with_link_pattern): the
+/// transforms between a link and its parent (placed.hpp) take its kernels.
 template <typename Model, typename Scalar, typename F>
 inline CHAINDYN_ALWAYS_INLINE auto with_link_pattern(const Model&, std::size_t,
                                                      const AnyJointModel<Scalar>& joint, F&& f) {
   return joint.with_link_pattern(std::forward<F>(f));
-}
-
-template <typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> to_link(const AnyJointModel<Scalar>& joint,
-                                                     const Transform<Scalar>& limi,
-                                                     const Motion<Scalar>& m) {
-  return joint.with_link_pattern([&](auto p) CHAINDYN_ALWAYS_INLINE {
-    return act_inv<typename decltype(p)::type>(limi, m);
-  });
-}
-template <typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> linear_to_link(const AnyJointModel<Scalar>& joint,
-                                                             const Transform<Scalar>& limi,
-                                                             const Vector3<Scalar>& l) {
-  return joint.with_link_pattern([&](auto p) CHAINDYN_ALWAYS_INLINE {
-    return mul_transpose<typename decltype(p)::type>(limi.rotation, l);
-  });
-}
-template <typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE Force<Scalar> to_parent(const AnyJointModel<Scalar>& joint,
-                                                      const Transform<Scalar>& limi,
-                                                      const Force<Scalar>& f) {
-  return joint.with_link_pattern([&](auto p) CHAINDYN_ALWAYS_INLINE {
-    return act<typename decltype(p)::type>(limi, f);
-  });
-}
-template <typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE void to_parent_plus(const AnyJointModel<Scalar>& joint,
-                                                  const Transform<Scalar>& limi,
-                                                  const Inertia<Scalar>& in,
-                                                  const Inertia<Scalar>& base,
-                                                  Inertia<Scalar>& out) {
-  joint.with_link_pattern([&](auto p) CHAINDYN_ALWAYS_INLINE {
-    transform_inertia_into<typename decltype(p)::type>(in, limi, base, out);
-  });
-}
-template <typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const AnyJointModel<Scalar>& joint,
-                                                        const Transform<Scalar>& parent,
-                                                        const Transform<Scalar>& limi) {
-  if constexpr (kPatternedCompose) {
-    return joint.with_link_pattern([&](auto p) CHAINDYN_ALWAYS_INLINE {
-      return compose<typename decltype(p)::type>(parent, limi);
-    });
-  } else {
-    (void)joint;
-    return compose<DensePattern>(parent, limi);
-  }
 }
 
 }  // namespace detail

@@ -276,51 +276,14 @@ inline CHAINDYN_ALWAYS_INLINE auto with_link_pattern(const Model& model, std::si
 }
 
 
-// The transforms between link i and its parent, through joint i's model: Featherstone's
-// Xup[i] = liMi.act_inv (motions parent -> link) and its dual Xup[i]^T = liMi.act (forces
-// link -> parent), with liMi's pattern.
+// The transforms between link i and its parent for joint i of `model` (`joint`: its joint
+// model): Featherstone's Xup[i] = liMi.act_inv (motions parent -> link) and its dual
+// Xup[i]^T = liMi.act (forces link -> parent), with the pattern of liMi that with_link_pattern
+// chooses: the joint type's, the AxisRowPattern its chain found (takes_axis_row: a RevoluteZ
+// joint of a compile-time chain), or a run-time joint's own (AnyJointModel): one switch per
+// transform where the pattern is known at run time only.
 
 /// Xup_i m: a motion in the parent's coordinates in link i's.
-template <typename JM, typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> to_link(const JM&, const Transform<Scalar>& limi,
-                                              const Motion<Scalar>& m) {
-  return act_inv<link_pattern_t<JM>>(limi, m);
-}
-/// Xup_i (0; l): a motion with no angular part (the base acceleration, -gravity) in link i's
-/// coordinates: (0; R^T l), the pattern's zeros skipped.
-template <typename JM, typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> linear_to_link(const JM&, const Transform<Scalar>& limi,
-                                                             const Vector3<Scalar>& l) {
-  return mul_transpose<link_pattern_t<JM>>(limi.rotation, l);
-}
-/// Xup_i^T f: a force in link i's coordinates in the parent's.
-template <typename JM, typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE Force<Scalar> to_parent(const JM&, const Transform<Scalar>& limi,
-                                               const Force<Scalar>& f) {
-  return act<link_pattern_t<JM>>(limi, f);
-}
-/// out = base + Xup_i^T I Xup_i, each entry of `out` stored once (CRBA's composite inertia of
-/// the parent, I^c_p = I_p + Xup_i^T I^c_i Xup_i); `out` may alias `base`, not `in`.
-template <typename JM, typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE void to_parent_plus(const JM&, const Transform<Scalar>& limi,
-                                                  const Inertia<Scalar>& in,
-                                                  const Inertia<Scalar>& base,
-                                                  Inertia<Scalar>& out) {
-  transform_inertia_into<link_pattern_t<JM>>(in, limi, base, out);
-}
-/// oMp * liMi: link i's pose in the base frame from its parent's.
-template <typename JM, typename Scalar>
-inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const JM&, const Transform<Scalar>& parent,
-                                                 const Transform<Scalar>& limi) {
-  return compose<link_pattern_t<JM>>(parent, limi);
-}
-
-// The same transforms for joint i of `model`, with the pattern with_link_pattern chooses: the
-// joint type's, the AxisRowPattern its chain found (takes_axis_row: a RevoluteZ joint of a
-// compile-time chain), or a run-time joint's own (AnyJointModel): one switch per transform
-// where the pattern is known at run time only.
-
-/// Xup_i m, for joint i of `model`.
 template <typename Model, typename JM, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> to_link(const Model& model, std::size_t i,
                                                      const JM& joint,
@@ -330,7 +293,8 @@ inline CHAINDYN_ALWAYS_INLINE Motion<Scalar> to_link(const Model& model, std::si
     return act_inv<typename decltype(p)::type>(limi, m);
   });
 }
-/// Xup_i (0; l), for joint i of `model`.
+/// Xup_i (0; l): a motion with no angular part (the base acceleration, -gravity) in link i's
+/// coordinates: (0; R^T l), the pattern's zeros skipped.
 template <typename Model, typename JM, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> linear_to_link(const Model& model, std::size_t i,
                                                              const JM& joint,
@@ -340,7 +304,7 @@ inline CHAINDYN_ALWAYS_INLINE Vector3<Scalar> linear_to_link(const Model& model,
     return mul_transpose<typename decltype(p)::type>(limi.rotation, l);
   });
 }
-/// Xup_i^T f, for joint i of `model`.
+/// Xup_i^T f: a force in link i's coordinates in the parent's.
 template <typename Model, typename JM, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Force<Scalar> to_parent(const Model& model, std::size_t i,
                                                       const JM& joint,
@@ -350,15 +314,27 @@ inline CHAINDYN_ALWAYS_INLINE Force<Scalar> to_parent(const Model& model, std::s
     return act<typename decltype(p)::type>(limi, f);
   });
 }
+/// out = base + Xup_i^T I Xup_i, each entry of `out` stored once (CRBA's composite inertia of
+/// the parent, I^c_p = I_p + Xup_i^T I^c_i Xup_i); `out` may alias `base`, not `in`.
+template <typename Model, typename JM, typename Scalar>
+inline CHAINDYN_ALWAYS_INLINE void to_parent_plus(const Model& model, std::size_t i,
+                                                  const JM& joint,
+                                                  const Transform<Scalar>& limi,
+                                                  const Inertia<Scalar>& in,
+                                                  const Inertia<Scalar>& base,
+                                                  Inertia<Scalar>& out) {
+  with_link_pattern(model, i, joint, [&](auto p) CHAINDYN_ALWAYS_INLINE {
+    transform_inertia_into<typename decltype(p)::type>(in, limi, base, out);
+  });
+}
 
-/// Whether compose (a link's base pose from its parent's) takes a pattern known at run time only
-/// (a run-time joint's, or the one a compile-time chain found for a RevoluteZ joint): with
-/// clang++. With g++ the switch made the base-coordinate passes slower than the dense product
-/// (docs/benchmarks.md, "AxisRowPattern").
+/// Whether compose takes a pattern known at run time only (a run-time joint's, or the one a
+/// compile-time chain found for a RevoluteZ joint): with clang++. With g++ the switch made the
+/// base-coordinate passes slower than the dense product (docs/benchmarks.md, "AxisRowPattern").
 inline constexpr bool kPatternedCompose = kClangCompiler;
 
-/// oMp * liMi, for joint i of `model` (where kPatternedCompose, with the pattern
-/// with_link_pattern chooses; otherwise with the joint type's: compose(joint, ...)).
+/// oMp * liMi: link i's pose in the base frame from its parent's (where kPatternedCompose with
+/// the pattern with_link_pattern chooses, otherwise with the joint type's: dense unless Placed).
 template <typename Model, typename JM, typename Scalar>
 inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const Model& model, std::size_t i,
                                                         const JM& joint,
@@ -371,7 +347,8 @@ inline CHAINDYN_ALWAYS_INLINE Transform<Scalar> compose(const Model& model, std:
   } else {
     (void)model;
     (void)i;
-    return compose(joint, parent, limi);
+    (void)joint;
+    return compose<link_pattern_t<JM>>(parent, limi);
   }
 }
 
