@@ -1,7 +1,7 @@
 // chaindyn next to the fastest published peers, Pinocchio 3 and RBDL 3, in one process (part of
 // bench_peers; compiled only when CMake finds one of them, CHAINDYN_BENCH_PINOCCHIO /
-// CHAINDYN_BENCH_RBDL). Neither is a dependency of chaindyn: docs/benchmarks.md, "Fastest
-// peers", builds them into a local prefix and points the benchmark at it.
+// CHAINDYN_BENCH_RBDL). Neither is a dependency of chaindyn: docs/benchmarks.md, "Pinocchio
+// and RBDL", builds them into a local prefix and points the benchmark at it.
 //
 // Robots: the KUKA iiwa, the UR5 and a seeded random 64-joint chain of RevoluteZ joints. Each is
 // built from the same links in every library, so the numbers compared are the same:
