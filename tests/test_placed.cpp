@@ -148,12 +148,19 @@ TEST_CASE("a chain of placed joints computes what the chain without placement ty
   }
 }
 
-TEST_CASE("a RevoluteZ chain finds the axis-row pattern of its placements, and computes what a "
-          "chain that has none computes",
-          "[placed]") {
+/// The iiwa's joints as RevoluteZ in the folded walk (ChainN<7, RevoluteZ> loops).
+using FoldedIiwa = Chain<double, RevoluteZ, RevoluteZ, RevoluteZ, RevoluteZ, RevoluteZ,
+                         RevoluteZ, RevoluteZ>;
+static_assert(PlainIiwa::nq > PlainIiwa::unroll_limit, "ChainN<7, RevoluteZ> loops");
+
+TEMPLATE_TEST_CASE("a RevoluteZ chain finds the axis-row pattern of its placements, and computes "
+                   "what a chain that has none computes",
+                   "[placed]", PlainIiwa, FoldedIiwa) {
   // A RevoluteZ joint whose placement maps z to +-e_r (column z of the rotation) runs its link
-  // transforms with the kernels of AxisRowPattern<r> (joints/placed.hpp); a Revolute joint
-  // (run-time axis) never does: the reference, on the same links.
+  // transforms with the kernels of AxisRowPattern<r> (joints/placed.hpp), in a loop (ChainN) or
+  // in a fold (Chain); a Revolute joint (run-time axis) never does: the reference, on the same
+  // links.
+  using Patterned = TestType;
   std::mt19937 gen(test::kSeed + 62);
   const std::array<Link<double>, 7> iiwa = robots::kuka_iiwa_links();
   std::array<Link<double>, 7> links = iiwa;
@@ -169,7 +176,7 @@ TEST_CASE("a RevoluteZ chain finds the axis-row pattern of its placements, and c
   expected[3] = -1;
   // link 5 with its pattern's zeros and one 1e-13 off: set exactly
   links[5].placement.rotation(expected[5] == 0 ? 1 : 0, 2) += 1e-13;
-  const PlainIiwa patterned(links);
+  const Patterned patterned(links);
   for (std::size_t i = 0; i < links.size(); ++i) {
     INFO("link " << i);
     CHECK(patterned.axis_row(i) == expected[i]);
@@ -185,12 +192,12 @@ TEST_CASE("a RevoluteZ chain finds the axis-row pattern of its placements, and c
   const ChainN<double, 7, Revolute> dense(axis_links);
   for (std::size_t i = 0; i < links.size(); ++i) CHECK(dense.axis_row(i) == -1);
   require_same_dynamics(patterned, dense, gen, 1e-14);
-  using Vector = PlainIiwa::Vector;
-  Data<PlainIiwa> data;
+  using Vector = typename Patterned::Vector;
+  Data<Patterned> data;
   Data<ChainN<double, 7, Revolute>> dense_data;
   for (int k = 0; k < 8; ++k) {
     const Vector q = test::random_state<Vector>(gen, 3.0);
-    const PlainIiwa::Matrix reference = crba(dense, q);
+    const typename Patterned::Matrix reference = crba(dense, q);
     CHECK(relative_error(crba(patterned, q), reference) < 1e-14);
     // both link-coordinate forms, whichever crba picks with this compiler
     detail::crba_link_coordinates(patterned, data, q, data.M);

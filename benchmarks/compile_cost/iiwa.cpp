@@ -1,4 +1,5 @@
-// rnea + crba + aba for the KUKA iiwa's type, ChainN<double, 7, RevoluteZ> (run: see run).
+// rnea + crba + aba for the built-in KUKA iiwa's type, robots::KukaIiwa<double>: a Chain of
+// Placed joints, the form chaindyn-urdf2cpp generates (run: see run).
 #include "algorithms.hpp"
 
 #include "chaindyn/robots/kuka_iiwa.hpp"

@@ -26,11 +26,11 @@ using MixedChains = std::tuple<
           RevoluteX, Placed<PrismaticY, SignedAxes<1, -3, 2>, NoOffset>,
           Placed<RevoluteZ, AboutAxis<0>, Offset<true, false, true>>, PrismaticX,
           Placed<Prismatic, AnyRotation, Offset<false, false, true>>, RevoluteY>,
-    ChainN<S, 6, RevoluteZ>,  // folded: 6 <= unroll_limit (8 for an axis in the type)
+    ChainN<S, 6, RevoluteY>,  // folded: 6 <= unroll_limit (8 for an axis in the type)
     ChainN<S, 7, Revolute>,   // looped: a run-time axis unrolls up to 4 joints only
     ChainX<S>>;               // run-time joints: kMixedChainXKinds
 
-static_assert(ChainN<double, 6, RevoluteZ>::unroll_limit >= 6 &&
+static_assert(ChainN<double, 6, RevoluteY>::unroll_limit >= 6 &&
                   ChainN<double, 7, Revolute>::unroll_limit < 7,
               "MixedChains must cover both ChainN walks");
 

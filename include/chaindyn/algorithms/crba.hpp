@@ -111,7 +111,10 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
     }
   };
   data.Ic[n - 1] = model.inertia(n - 1);
-  model.joints_backward([&](const std::size_t j, const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  // folded where the chain's type allows it (ColumnLoops): the loops over i have compile-time
+  // trip counts
+  model.joints_backward(column_loops, [&](const std::size_t j,
+                                          const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto kj = Eigen::Index(j);
     // I^c_j is complete (its child added itself below): F_j = I^c_j S_j
     store(j, joint.column(data.Ic[j]));
@@ -330,8 +333,8 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
 
 /// Link coordinates below CHAINDYN_CRBA_BASE_COORDINATES_FROM joints, base coordinates from
 /// there on; a run-time-sized model (ChainX, TreeX) base coordinates at every length (its
-/// ancestor loop is not unrolled: on the iiwa, g++, 1.24x the ChainN's time against 1.6x in
-/// link coordinates, docs/benchmarks.md); the result into M.
+/// ancestor loop is not unrolled, which costs link coordinates more: docs/benchmarks.md,
+/// "kCrbaByRows"); the result into M.
 template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>& data,
                                              const typename Model::Vector& q,

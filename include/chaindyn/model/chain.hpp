@@ -31,9 +31,16 @@ namespace detail {
 /// ChainN's walks unroll up to this many joints: 8 for joints with the axis in their type, 4
 /// for joints with a run-time axis (Revolute, Prismatic), whose per-joint step (a general
 /// 3-vector axis where a fixed one has one component) is large enough that the loop runs
-/// faster than the unrolled walk from 6 joints on.
+/// faster than the unrolled walk from 6 joints on, and 4 for joints whose link transforms take
+/// a kernel chosen per link at run time (takes_axis_row: RevoluteZ), which an unrolled walk
+/// compiles once per link and kernel (docs/benchmarks.md, "Compile time and code size").
 template <typename JointModel>
-inline constexpr int unroll_limit = JointModel::fixed_axis < 0 ? 4 : 8;
+inline constexpr int unroll_limit =
+    JointModel::fixed_axis < 0 || takes_axis_row<JointModel>() ? 4 : 8;
+/// The same for the walks tagged ColumnLoops (clang++'s crba), whose loops over the columns
+/// pay for the unrolled copies: 8 for RevoluteZ too.
+template <typename JointModel>
+inline constexpr int column_unroll_limit = JointModel::fixed_axis < 0 ? 4 : 8;
 
 }  // namespace detail
 
@@ -118,8 +125,11 @@ class Chain : public detail::ChainBase<Scalar, int(sizeof...(Joints))>,
 template <typename Scalar, int N, typename Joint>
 class ChainN
     : public detail::ChainBase<Scalar, N>,
-      public detail::JointWalks<std::array<typename Joint::template model<Scalar>, N>,
-                                (N <= detail::unroll_limit<typename Joint::template model<Scalar>>)> {
+      public detail::JointWalks<
+          std::array<typename Joint::template model<Scalar>, N>,
+          (N <= detail::unroll_limit<typename Joint::template model<Scalar>>),
+          detail::SerialTopology,
+          (N <= detail::column_unroll_limit<typename Joint::template model<Scalar>>)> {
   using Base = detail::ChainBase<Scalar, N>;
 
  public:

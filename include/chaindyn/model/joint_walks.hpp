@@ -27,6 +27,15 @@ struct LargeBody {
 };
 inline constexpr LargeBody large_body{};
 
+/// Tag for a walk whose per-joint body loops over the joints past the current one (crba's
+/// columns, tip to base): folded wherever the chain's type allows it (a ChainN of up to 8
+/// joints with the axis in the type), even where the plain walk loops, so that those loops
+/// have compile-time trip counts (`model.joints_backward(column_loops, f)`).
+struct ColumnLoops {
+  explicit ColumnLoops() = default;
+};
+inline constexpr ColumnLoops column_loops{};
+
 namespace detail {
 
 /// The number of joint models a storage holds at compile time (0 for a std::vector).
@@ -48,7 +57,9 @@ struct is_joint_tuple<std::tuple<M...>> : std::true_type {};
 /// handed as a std::integral_constant (a compile-time link index in each step), instead of
 /// loops, the index a std::size_t. A tuple is always walked unrolled (its joints have no
 /// common type); a vector never. `Topology`: the parents (model/topology.hpp).
-template <typename Models, bool Unrolled, typename Topology = SerialTopology>
+/// `UnrolledColumns`: the same for the walks tagged ColumnLoops.
+template <typename Models, bool Unrolled, typename Topology = SerialTopology,
+          bool UnrolledColumns = Unrolled>
 class JointWalks : public Topology {
   static constexpr bool tuple = is_joint_tuple<Models>::value;
   static_assert(!tuple || Unrolled, "a tuple of joints is walked unrolled");
@@ -89,6 +100,15 @@ class JointWalks : public Topology {
   template <typename F>
   CHAINDYN_ALWAYS_INLINE void joints_backward(LargeBody, F&& f) const {
     if constexpr (tuple) {
+      fold_backward(f, Sequence{});
+    } else {
+      loop_backward(f);
+    }
+  }
+  /// The walk tip to base for a body that loops over the joints past the current one.
+  template <typename F>
+  CHAINDYN_ALWAYS_INLINE void joints_backward(ColumnLoops, F&& f) const {
+    if constexpr (UnrolledColumns) {
       fold_backward(f, Sequence{});
     } else {
       loop_backward(f);
