@@ -9,11 +9,8 @@
 // and, when CMake finds MuJoCo (CHAINDYN_BENCH_MUJOCO), rnea and crba vs MuJoCo 2.2 (see below);
 // on kinematic trees, rnea vs KDL::TreeIdSolver_RNE on bench_trees' 12-joint hand (a Tree of
 // RevoluteZ joints, "hand12") and 32-joint TreeX ("treeX32").
-// When CMake finds Pinocchio 3 or RBDL 3 (CHAINDYN_BENCH_PINOCCHIO, CHAINDYN_BENCH_RBDL), their
-// comparison runs after KDL's: bench_peers_fast.cpp (iiwa, UR5, n = 64; generated type, ChainN,
-// ChainX; rnea, crba, aba, crba + Cholesky, both derivatives; min over interleaved rounds and
-// the speed-up over the fastest peer). Flags: --fast_peers_rounds=N (default 30),
-// --fast_peers_only (skip the KDL part).
+// Pinocchio 3 and RBDL 3 are compared in a program of their own, bench_fast_peers
+// (bench_peers_fast.cpp), built with Eigen's default alignment: this one follows libkdl's.
 // Also timed on both chains, for the ratios to KDL's rnea that issue 14's targets are stated in:
 // chaindyn's rnea_derivatives and aba_derivatives (KDL has none), and the returning forms of
 // rnea, crba and aba (per-thread workspace). The iiwa (robots::KukaIiwa) is a chain of Placed
@@ -681,12 +678,6 @@ class RatioReporter : public benchmark::ConsoleReporter {
 }  // namespace
 }  // namespace chaindyn::bench
 
-#if defined(CHAINDYN_BENCH_PINOCCHIO) || defined(CHAINDYN_BENCH_RBDL)
-namespace chaindyn::bench {
-int run_fast_peers(int rounds);  // bench_peers_fast.cpp
-}
-#endif
-
 int main(int argc, char** argv) {
   // Defaults first: the command line's own flags come later and win.
   std::vector<char*> args = {argv[0]};
@@ -694,30 +685,10 @@ int main(int argc, char** argv) {
                             "--benchmark_enable_random_interleaving=true",
                             "--benchmark_report_aggregates_only=true"};
   for (std::string& d : defaults) args.push_back(d.data());
-  // bench_peers_fast.cpp's flags (ignored without Pinocchio and RBDL)
-  [[maybe_unused]] int fast_peers_rounds = 30;
-  bool fast_peers_only = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.rfind("--fast_peers_rounds=", 0) == 0) {
-      fast_peers_rounds = std::atoi(arg.c_str() + 20);
-    } else if (arg == "--fast_peers_only") {
-      fast_peers_only = true;
-    } else {
-      args.push_back(argv[i]);
-    }
-  }
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
   int n = int(args.size());
   benchmark::Initialize(&n, args.data());
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
-#if defined(CHAINDYN_BENCH_PINOCCHIO) || defined(CHAINDYN_BENCH_RBDL)
-  if (fast_peers_only) return chaindyn::bench::run_fast_peers(fast_peers_rounds);
-#else
-  if (fast_peers_only) {
-    std::fprintf(stderr, "bench_peers: built without Pinocchio and RBDL (see docs/benchmarks.md)\n");
-    return 1;
-  }
-#endif
 
   chaindyn::bench::check_agreement<chaindyn::bench::Iiwa>("iiwa");
   chaindyn::bench::check_agreement<chaindyn::bench::Chain64>("chain64");
@@ -727,9 +698,5 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   reporter.print_ratios();
   benchmark::Shutdown();
-#if defined(CHAINDYN_BENCH_PINOCCHIO) || defined(CHAINDYN_BENCH_RBDL)
-  return chaindyn::bench::run_fast_peers(fast_peers_rounds);
-#else
   return 0;
-#endif
 }

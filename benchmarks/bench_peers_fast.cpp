@@ -1,7 +1,10 @@
-// chaindyn next to the fastest published peers, Pinocchio 3 and RBDL 3, in one process (part of
-// bench_peers; compiled only when CMake finds one of them, CHAINDYN_BENCH_PINOCCHIO /
-// CHAINDYN_BENCH_RBDL). Neither is a dependency of chaindyn: docs/benchmarks.md, "Pinocchio
-// and RBDL", builds them into a local prefix and points the benchmark at it.
+// bench_fast_peers: chaindyn next to the fastest published peers, Pinocchio 3 and RBDL 3, in one
+// process (built only when CMake finds one of them, CHAINDYN_BENCH_PINOCCHIO /
+// CHAINDYN_BENCH_RBDL), with Eigen's default alignment, as each library's users build it (KDL,
+// whose Debian build aligns to 16 bytes, is bench_peers'). Neither is a dependency of chaindyn:
+// docs/benchmarks.md, "Pinocchio and RBDL", builds them into a local prefix (RBDL with this
+// program's compiler and flags: its Model's layout must match) and points the benchmark at it.
+// `bench_fast_peers [--rounds=N]` (default 30).
 //
 // Robots: the KUKA iiwa, the UR5 and a seeded random 64-joint chain of RevoluteZ joints. Each is
 // built from the same links in every library, so the numbers compared are the same:
@@ -656,3 +659,22 @@ int run_fast_peers(int rounds) {
 }
 
 }  // namespace chaindyn::bench
+
+int main(int argc, char** argv) {
+  int rounds = 30;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--rounds=", 0) == 0) {
+      char* end = nullptr;
+      const long r = std::strtol(arg.c_str() + 9, &end, 10);
+      if (*end == '\0' && r >= 1 && r <= 100000) {
+        rounds = int(r);
+        continue;
+      }
+    }
+    std::fprintf(stderr, "bench_fast_peers: unknown argument '%s' (usage: bench_fast_peers "
+                         "[--rounds=N], 1 <= N <= 100000)\n", argv[i]);
+    return 2;
+  }
+  return chaindyn::bench::run_fast_peers(rounds);
+}
