@@ -3,7 +3,8 @@
 // CHAINDYN_BENCH_RBDL), with Eigen's default alignment, as each library's users build it (KDL,
 // whose Debian build aligns to 16 bytes, is bench_peers'). Neither is a dependency of chaindyn:
 // docs/benchmarks.md, "Pinocchio and RBDL", builds them into a local prefix (RBDL with this
-// program's compiler and flags: its Model's layout must match) and points the benchmark at it.
+// program's compiler, flags and C++17: its Model's layout and Eigen's aligned new must match)
+// and points the benchmark at it.
 // `bench_fast_peers [--rounds=N]` (default 30).
 //
 // Robots: the KUKA iiwa, the UR5 and a seeded random 64-joint chain of RevoluteZ joints. Each is
