@@ -152,6 +152,10 @@ TEST_CASE("a chain of placed joints computes what the chain without placement ty
 using FoldedIiwa = Chain<double, RevoluteZ, RevoluteZ, RevoluteZ, RevoluteZ, RevoluteZ,
                          RevoluteZ, RevoluteZ>;
 static_assert(PlainIiwa::nq > PlainIiwa::unroll_limit, "ChainN<7, RevoluteZ> loops");
+// a model-level axis row on the compile-time chains only: a ChainX's joints carry their own
+static_assert(detail::has_axis_rows<PlainIiwa>::value && detail::has_axis_rows<FoldedIiwa>::value &&
+                  !detail::has_axis_rows<ChainX<double>>::value,
+              "axis_row(i): compile-time chains only");
 
 TEMPLATE_TEST_CASE("a RevoluteZ chain finds the axis-row pattern of its placements, and computes "
                    "what a chain that has none computes",

@@ -255,8 +255,7 @@ template <typename Model, typename = void>
 struct has_axis_rows : std::false_type {};
 template <typename Model>
 struct has_axis_rows<Model, std::void_t<decltype(std::declval<const Model&>().axis_row(
-                                std::size_t()))>>
-    : std::bool_constant<Model::nq != Eigen::Dynamic> {};
+                                std::size_t()))>> : std::true_type {};
 
 /// f(PatternTag<the pattern of link i's transform liMi>) for joint i of `model` (`joint`: its
 /// joint model): the joint type's (link_pattern_t) where it states one (Placed); for a joint
@@ -274,7 +273,6 @@ inline CHAINDYN_ALWAYS_INLINE auto with_link_pattern(const Model& model, std::si
     return f(PatternTag<link_pattern_t<JM>>{});
   }
 }
-
 
 // The transforms between link i and its parent for joint i of `model` (`joint`: its joint
 // model): Featherstone's Xup[i] = liMi.act_inv (motions parent -> link) and its dual

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace chaindyn {
@@ -82,8 +83,12 @@ class ChainStorage {
   const Transform<Scalar>& placement(std::size_t i) const noexcept { return placement_[i]; }
   /// The r of the AxisRowPattern<r> found in link i's placement when the chain was built (a
   /// joint that takes_axis_row: RevoluteZ), or -1; the algorithms choose the link transform's
-  /// kernels by it (detail::with_link_pattern). A compile-time chain's only.
-  int axis_row(std::size_t i) const noexcept { return axis_rows_[i]; }
+  /// kernels by it (detail::with_link_pattern). A compile-time chain's only (a ChainX's joints
+  /// carry their own: AnyJointModel::axis_row).
+  template <int M = N, std::enable_if_t<M != Eigen::Dynamic, int> = 0>
+  int axis_row(std::size_t i) const noexcept {
+    return axis_rows_[i];
+  }
   /// Link i's spatial inertia about the link-frame origin, its payload included (the one the
   /// algorithms use).
   const Inertia<Scalar>& inertia(std::size_t i) const noexcept { return inertia_[i]; }
@@ -282,7 +287,9 @@ class ChainStorage {
  private:
   ModelChecks checks_;
   bool has_dynamics_ = true;
-  PerLinkArray<signed char, N> axis_rows_{};  ///< conform_placement's, -1: none
+  /// conform_placement's, -1: none (a compile-time chain's only)
+  std::conditional_t<N != Eigen::Dynamic, PerLinkArray<signed char, N>, std::array<signed char, 0>>
+      axis_rows_{};
   alignas(64) Vector damping_;
   alignas(64) Vector friction_;
   alignas(64) Vector armature_;
