@@ -1755,6 +1755,14 @@ TEST_CASE("urdf::load_floating: bad bases are refused by name, and load_tree poi
   expect_finding(report, Kind::inertia_repaired, warning, "link 'body'", 4,
                  {"the floating base body", "repaired"});
   CHECK(repaired.joint_count() == 2);
+  // an inertia kept as written (InertiaPolicy::accept) that is not positive definite: a free
+  // body cannot move under it (ixx of the body and the plate together: -0.5 + 0.01 + 0.2 < 0)
+  urdf::TreeLoadOptions accept;
+  accept.inertia = urdf::InertiaPolicy::accept;
+  const std::string negative = replaced(xml, "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.2\"",
+                                        "ixx=\"-0.5\" ixy=\"0\" ixz=\"0\" iyy=\"0.2\"");
+  expect_parse_error([&] { urdf::parse_floating(negative, accept); }, 4,
+                     {"link 'body'", "the floating base body", "is not positive definite"});
   // a planar joint at the root: load_planar's
   expect_parse_error(
       [&] { urdf::parse_floating(replaced(xml, "type=\"floating\"", "type=\"planar\"")); }, 3,

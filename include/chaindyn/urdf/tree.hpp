@@ -619,7 +619,11 @@ inline FloatingDescription describe_floating(const Document& d, const TreeLoadOp
         break;
     }
   }
-  if (body.inertia.llt().info() != Eigen::Success) {
+  // Positive definite by Sylvester's criterion (the leading principal minors), in closed form:
+  // an Eigen LLT here would be compiled in every unit that includes the URDF parser.
+  const Eigen::Matrix3d& in = body.inertia;
+  if (!(in(0, 0) > 0.0 && in(0, 0) * in(1, 1) - in(1, 0) * in(0, 1) > 0.0 &&
+        in.col(0).dot(in.col(1).cross(in.col(2))) > 0.0)) {
     fail(place, what, ": its inertia ", chaindyn::detail::format_matrix(body.inertia),
          " is not positive definite: a free body needs a positive-definite inertia");
   }
