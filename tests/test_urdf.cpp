@@ -1763,6 +1763,12 @@ TEST_CASE("urdf::load_floating: bad bases are refused by name, and load_tree poi
                                         "ixx=\"-0.5\" ixy=\"0\" ixz=\"0\" iyy=\"0.2\"");
   expect_parse_error([&] { urdf::parse_floating(negative, accept); }, 4,
                      {"link 'body'", "the floating base body", "is not positive definite"});
+  // a positive diagonal with a product of inertia too large for it (the 2 x 2 minor:
+  // 0.31 * 0.41 - 0.5^2 < 0)
+  const std::string sheared = replaced(xml, "ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.2\"",
+                                       "ixx=\"0.1\" ixy=\"0.5\" ixz=\"0\" iyy=\"0.2\"");
+  expect_parse_error([&] { urdf::parse_floating(sheared, accept); }, 4,
+                     {"link 'body'", "the floating base body", "is not positive definite"});
   // a planar joint at the root: load_planar's
   expect_parse_error(
       [&] { urdf::parse_floating(replaced(xml, "type=\"floating\"", "type=\"planar\"")); }, 3,

@@ -1,5 +1,6 @@
 """The module's boundary: what it refuses (named errors, never NaN or a crash) and what it
-loads (kinematics-only files, the inertia policy). Run by ctest (python:pytest)."""
+loads (kinematics-only files, the inertia policy). Run by ctest (python:pytest,
+python:installed)."""
 import math
 import os
 

@@ -1,6 +1,6 @@
 """The Python module against chaindyn's C++ results (the compile-time chains, printed by
 chaindyn_python_reference), against the closed forms and identities, and its error messages.
-Run by ctest (python:pytest) with PYTHONPATH, CHAINDYN_REFERENCE and CHAINDYN_DATA set."""
+Run by ctest (python:pytest, python:installed) with CHAINDYN_REFERENCE and CHAINDYN_DATA set."""
 import json
 import math
 import os

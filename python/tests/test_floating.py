@@ -1,7 +1,7 @@
 """Robots on a free-flying base from Python (chaindyn.FloatingRobot): built from a base body and
 a TreeRobot, or by load_urdf_floating. Checked against the fixed-base tree (the base held
-still), a single free body by hand (Newton-Euler), and identities. Run by ctest (python:pytest)
-with CHAINDYN_DATA set."""
+still), a single free body by hand (Newton-Euler), and identities. Run by ctest (python:pytest,
+python:installed) with CHAINDYN_DATA set."""
 import os
 
 import numpy as np

@@ -1,7 +1,7 @@
 """Kinematic trees from Python (chaindyn.TreeRobot): load_urdf of a file whose joints branch
 gives the whole tree, load_urdf_tree any file's; the algorithms take a TreeRobot as a Robot.
 Checked against the chains of the same file (each finger's chain, load_urdf with a tip) and
-identities. Run by ctest (python:pytest) with CHAINDYN_DATA set."""
+identities. Run by ctest (python:pytest, python:installed) with CHAINDYN_DATA set."""
 import os
 
 import numpy as np
