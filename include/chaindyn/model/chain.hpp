@@ -34,13 +34,13 @@ namespace detail {
 /// faster than the unrolled walk from 6 joints on, and 4 for joints whose link transforms take
 /// a kernel chosen per link at run time (takes_axis_row: RevoluteZ), which an unrolled walk
 /// compiles once per link and kernel (docs/benchmarks.md, "Compile time and code size").
-template <typename JointModel>
-inline constexpr int unroll_limit =
-    JointModel::fixed_axis < 0 || takes_axis_row<JointModel>() ? 4 : 8;
-/// The same for the walks tagged ColumnLoops (clang++'s crba), whose loops over the columns
-/// pay for the unrolled copies: 8 for RevoluteZ too.
+/// column_unroll_limit: the same for the walks tagged ColumnLoops (clang++'s crba), whose loops
+/// over the columns pay for the unrolled copies: 8 for RevoluteZ too.
 template <typename JointModel>
 inline constexpr int column_unroll_limit = JointModel::fixed_axis < 0 ? 4 : 8;
+template <typename JointModel>
+inline constexpr int unroll_limit =
+    takes_axis_row<JointModel>() ? 4 : column_unroll_limit<JointModel>;
 
 }  // namespace detail
 
