@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Draws chaindyn's figures from the CSV files the examples and benchmarks/op_count write.
 
-    scripts/plot.py DIR
+    scripts/plot.py DIR [--formats png,svg]
 
-For each figure of FIGURES whose CSV file is in DIR, writes DIR/<name>.png and DIR/<name>.svg.
+For each figure of FIGURES whose CSV file is in DIR, writes DIR/<name>.png and DIR/<name>.svg
+(--formats: which of the two; CTest's example:plots draws one, the checks are the same).
 A missing CSV file skips its figures with a message; a malformed one (ragged rows, a missing
 column, a value that is not a number) is an error naming the file. Exit status: 0 when every
 figure whose CSV was there is drawn (and at least one was), 1 on an error, 77 when matplotlib
@@ -347,7 +348,7 @@ class Table:
         return values
 
 
-def draw(spec, table, out_dir):
+def draw(spec, table, out_dir, formats):
     fig, ax = plt.subplots(figsize=spec.get("size", (7.2, 4.2)))
     try:
         rows = np.ones(table.rows, dtype=bool)
@@ -387,6 +388,8 @@ def draw(spec, table, out_dir):
         ax.grid(True, which="major", color="0.88")
         ax.legend(**spec.get("legend", {}))
         for ext, metadata in (("png", {}), ("svg", {"Date": None})):
+            if ext not in formats:
+                continue
             fig.savefig(os.path.join(out_dir, f"{spec['name']}.{ext}"), dpi=120,
                         bbox_inches="tight", metadata=metadata)
     finally:
@@ -396,7 +399,13 @@ def draw(spec, table, out_dir):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dir", help="the directory with the CSV files; the figures go there")
-    out_dir = parser.parse_args().dir
+    parser.add_argument("--formats", default="png,svg",
+                        help="the files to write, comma-separated: png, svg (default: both)")
+    args = parser.parse_args()
+    out_dir = args.dir
+    formats = args.formats.split(",")
+    if not formats or any(f not in ("png", "svg") for f in formats):
+        parser.error(f"--formats {args.formats}: expected png, svg or png,svg")
     if not os.path.isdir(out_dir):
         parser.error(f"{out_dir} is not a directory")
     plt.rcParams.update({
@@ -424,12 +433,13 @@ def main():
             continue
         for spec in specs:
             try:
-                draw(spec, table, out_dir)
+                draw(spec, table, out_dir, formats)
             except PlotError as e:
                 print(f"plot.py: error: {spec['name']}: {e}", file=sys.stderr)
                 errors += 1
                 continue
-            print(f"plot.py: wrote {os.path.join(out_dir, spec['name'])}.png and .svg")
+            print(f"plot.py: wrote {os.path.join(out_dir, spec['name'])}."
+                  + " and .".join(formats))
             drawn += 1
     if errors:
         return 1
