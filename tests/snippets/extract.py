@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Turns the C++ and Python code blocks of README.md and docs/*.md into programs.
 
-    extract.py --out DIR [--root DIR] FILE.md...
+    extract.py --out DIR [--root DIR] [--cpp-parts N] FILE.md...
 
-Writes DIR/snippets_<k>.cpp, the documents' C++ blocks in CPP_PARTS translation units that
+Writes DIR/snippets_<k>.cpp, the documents' C++ blocks in N translation units (default 2) that
 compile in parallel (each block in a namespace of its own, a document's blocks in one unit, run
 in document order; snippets_0.cpp's main runs every unit: one compile of the instantiations the
 documents of a unit share) and DIR/python/test_snippets_<doc>.py per document with Python
@@ -241,16 +241,16 @@ def write_if_changed(path, text):
         f.write(text)
 
 
-# The C++ translation units (tests/snippets/CMakeLists.txt compiles snippets_<k>.cpp for k below).
-CPP_PARTS = 2
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--root", default=".", help="paths in messages relative to this directory")
+    ap.add_argument("--cpp-parts", type=int, default=2,
+                    help="the number of C++ translation units (snippets_<k>.cpp, k < N)")
     ap.add_argument("docs", nargs="+")
     args = ap.parse_args()
+    if args.cpp_parts < 1:
+        ap.error(f"--cpp-parts {args.cpp_parts}: expected a positive number")
     os.makedirs(args.out, exist_ok=True)
     cpp_docs, written = [], set()
     for path in args.docs:
@@ -269,13 +269,13 @@ def main():
         for old in os.listdir(os.path.join(args.out, "python")):
             if old.startswith("test_snippets_") and old not in written:
                 os.remove(os.path.join(args.out, "python", old))
-    cpp = cpp_files(cpp_docs, CPP_PARTS)
-    for k in range(CPP_PARTS):
-        path = os.path.join(args.out, f"snippets_{k}.cpp")
-        if cpp:
-            write_if_changed(path, cpp[k])
-        elif os.path.exists(path):
-            os.remove(path)
+    cpp = cpp_files(cpp_docs, args.cpp_parts)
+    for name in os.listdir(args.out):  # the parts of another --cpp-parts
+        match = re.fullmatch(r"snippets_(\d+)\.cpp", name)
+        if match and (not cpp or int(match.group(1)) >= args.cpp_parts):
+            os.remove(os.path.join(args.out, name))
+    for k, text in enumerate(cpp):
+        write_if_changed(os.path.join(args.out, f"snippets_{k}.cpp"), text)
 
 
 if __name__ == "__main__":
