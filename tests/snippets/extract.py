@@ -274,7 +274,7 @@ def main():
         match = re.fullmatch(r"snippets_(\d+)\.cpp", name)
         if match and (not cpp or int(match.group(1)) >= args.cpp_parts):
             os.remove(os.path.join(args.out, name))
-    for k, text in enumerate(cpp):
+    for k, text in enumerate(cpp or []):
         write_if_changed(os.path.join(args.out, f"snippets_{k}.cpp"), text)
 
 
