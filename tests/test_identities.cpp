@@ -5,13 +5,18 @@
 #include "support/test_support.hpp"
 
 #include <chaindyn/identification/regressor.hpp>
+#include <chaindyn/robots/kuka_iiwa.hpp>
+#include <chaindyn/robots/ur5.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <random>
 #include <utility>
+#include <vector>
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
@@ -152,6 +157,91 @@ TEST_CASE("crba on long chains (M by columns) equals RNEA's columns and the pair
   check_crba_by_columns<33>();
   check_crba_by_columns<64>();
   check_crba_by_columns<67>();
+}
+
+namespace {
+/// A ChainX of N joints (N = 6 or 7: link coordinates by rows, unrolled for N, where
+/// detail::kCrbaRowsAtRunTime and every joint is revolute about z) against RNEA's columns: crba
+/// in place and returning, and the by-rows forms called for N with either compiler. M is filled
+/// with NaN first (every entry written) and must come out exactly symmetric.
+template <std::size_t N>
+void check_crba_rows_at_run_time(const ChainX<double>& x, std::mt19937& gen) {
+  REQUIRE(x.joint_count() == N);
+  bool all_revolute_z = true;
+  for (std::size_t i = 0; i < N; ++i) {
+    all_revolute_z = all_revolute_z && x.joint(i).revolute_about_z();
+  }
+  Data<ChainX<double>> data(x);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (int s = 0; s < 4; ++s) {
+    const Eigen::VectorXd q = test::random_state<Eigen::VectorXd>(gen, 3.0, int(N));
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(Eigen::Index(N));
+    const Eigen::VectorXd bias = rnea(x, q, zero, zero);
+    Eigen::MatrixXd from_rnea(N, N);
+    for (Eigen::Index i = 0; i < Eigen::Index(N); ++i) {
+      const Eigen::VectorXd unit = Eigen::VectorXd::Unit(Eigen::Index(N), i);
+      from_rnea.col(i) = rnea(x, q, zero, unit) - bias;
+    }
+    INFO("n = " << N << ", state " << s);
+    data.M.setConstant(nan);
+    crba(x, data, q);
+    REQUIRE(data.M.allFinite());
+    REQUIRE(data.M == data.M.transpose());
+    REQUIRE(relative_error(data.M, from_rnea) < 1e-12);
+    REQUIRE(crba(x, q) == data.M);
+    // the form for any joints, and for revolute joints about z only where every joint is one
+    data.M.setConstant(nan);
+    detail::crba_link_coordinates_by_rows<N, false>(x, data, q, data.M);
+    REQUIRE(data.M.allFinite());
+    REQUIRE(data.M == data.M.transpose());
+    REQUIRE(relative_error(data.M, from_rnea) < 1e-12);
+    if (all_revolute_z) {
+      data.M.setConstant(nan);
+      detail::crba_link_coordinates_by_rows<N, true>(x, data, q, data.M);
+      REQUIRE(data.M.allFinite());
+      REQUIRE(data.M == data.M.transpose());
+      REQUIRE(relative_error(data.M, from_rnea) < 1e-12);
+    }
+  }
+}
+
+/// A random ChainX of N joints with the first N kinds and axes of MixedChains' ChainX (both
+/// kinds, about z and about other axes; random placements: dense link transforms).
+template <std::size_t N>
+ChainX<double> random_mixed_chain_x(std::mt19937& gen) {
+  std::vector<Link<double>> links;
+  std::vector<JointKind> kinds;
+  for (std::size_t i = 0; i < N; ++i) {
+    links.push_back(test::random_link(gen, true));
+    if (test::kMixedChainXAboutZ[i]) links.back().axis = Eigen::Vector3d::UnitZ();
+    kinds.push_back(test::kMixedChainXKinds[i]);
+  }
+  return ChainX<double>(links, kinds);
+}
+}  // namespace
+
+TEST_CASE("crba on a ChainX of 6 or 7 joints (unrolled by rows for its count) equals RNEA's columns and the ChainN's M",
+          "[identities][crba]") {
+  std::mt19937 gen(test::kSeed);
+  check_crba_rows_at_run_time<6>(random_mixed_chain_x<6>(gen), gen);
+  check_crba_rows_at_run_time<7>(random_mixed_chain_x<7>(gen), gen);
+  // the iiwa and the UR5 as urdf::parse_any gives them: RevoluteZ joints whose placements map z
+  // to an axis of the parent (the link transforms' axis-row patterns), against the ChainN
+  const auto kuka = robots::kuka_iiwa_links();
+  const ChainN<double, 7, RevoluteZ> iiwa(std::vector<Link<double>>(kuka.begin(), kuka.end()));
+  const auto ur5_links = robots::ur5().links();
+  const ChainN<double, 6, RevoluteZ> ur5(
+      std::vector<Link<double>>(ur5_links.begin(), ur5_links.end()));
+  const auto iiwa_x = ChainX<double>::from(iiwa);
+  const auto ur5_x = ChainX<double>::from(ur5);
+  check_crba_rows_at_run_time<7>(iiwa_x, gen);
+  check_crba_rows_at_run_time<6>(ur5_x, gen);
+  for (int s = 0; s < 4; ++s) {
+    const auto q7 = test::random_state<Eigen::Matrix<double, 7, 1>>(gen, 3.0);
+    const auto q6 = test::random_state<Eigen::Matrix<double, 6, 1>>(gen, 3.0);
+    REQUIRE(relative_error(crba(iiwa_x, Eigen::VectorXd(q7)), crba(iiwa, q7)) < 1e-13);
+    REQUIRE(relative_error(crba(ur5_x, Eigen::VectorXd(q6)), crba(ur5, q6)) < 1e-13);
+  }
 }
 
 TEMPLATE_LIST_TEST_CASE("M is symmetric positive definite", "[identities]",

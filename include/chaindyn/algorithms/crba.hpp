@@ -22,10 +22,13 @@
 #pragma once
 
 #include "chaindyn/algorithms/forward_kinematics.hpp"
+#include "chaindyn/joints/any_joint.hpp"
+#include "chaindyn/joints/revolute.hpp"
 #include "chaindyn/model/data.hpp"
 #include "chaindyn/model/joint_walks.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <type_traits>
 
 namespace chaindyn {
@@ -83,21 +86,23 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Wor
 template <typename Scalar>
 inline constexpr bool kCrbaByRows = kClangCompiler && std::is_floating_point_v<Scalar>;
 
-/// crba_link_coordinates on a compile-time chain with the loops of RBDA Table 6.2 interchanged:
+/// crba_link_coordinates on a chain of N joints with the loops of RBDA Table 6.2 interchanged:
 /// tip to base, at link j the forces F_i = I^c_i S_i of every column i >= j are in link j's
 /// coordinates, so row j of M is read off at once (M_ji = M_ij = S_j^T F_i), and all of them are
 /// carried to the parent by the one transform Xup_j^T. Each entry sees the operations of
-/// crba_link_coordinates in the same order. The forces are kept by component (six arrays of n),
-/// so a transform is one loop over the columns with the transform's pattern chosen once. Fills
-/// M (every entry), data.liMi, data.Ic.
-template <typename Model, typename Work>
+/// crba_link_coordinates in the same order. The forces are kept by component (six arrays of N),
+/// so a transform is one loop over the columns with the transform's pattern chosen once. N is a
+/// compile-time chain's joint count, or a ChainX's (crba_rows_by_count): the loops over the
+/// columns then have a compile-time bound, and with AllRevoluteZ (every joint revolute about z)
+/// run RevoluteZ's code without a switch per call. Fills M (every entry), data.liMi, data.Ic.
+template <std::size_t N, bool AllRevoluteZ, typename Model, typename Work>
 inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
     const Model& model, Work& data, const typename Model::Vector& q,
     typename Model::Matrix& M) noexcept {
-  static_assert(Model::serial && Model::nq != Eigen::Dynamic,
-                "crba_link_coordinates_by_rows: a compile-time chain");
+  static_assert(Model::serial && (Model::nq == Eigen::Dynamic || std::size_t(Model::nq) == N),
+                "crba_link_coordinates_by_rows: a chain of N joints");
   using Scalar = typename Model::Scalar;
-  constexpr std::size_t n = std::size_t(Model::nq);
+  constexpr std::size_t n = N;
   detail::joint_poses(model, data, q);
   Scalar f[6][n];  // f[k][i]: component k (angular, then linear) of F_i; column i set at link i
   const auto load = [&f](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
@@ -111,16 +116,21 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
     }
   };
   data.Ic[n - 1] = model.inertia(n - 1);
-  // folded where the chain's type allows it (ColumnLoops): the loops over i have compile-time
-  // trip counts
-  model.joints_backward(column_loops, [&](const std::size_t j,
-                                          const auto& joint) CHAINDYN_ALWAYS_INLINE {
+  const auto step = [&](const std::size_t j, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto kj = Eigen::Index(j);
+    const auto& s = [&joint]() -> const auto& {
+      if constexpr (AllRevoluteZ) {
+        static constexpr RevoluteFixedModel<2, Scalar> revolute_z{};
+        return revolute_z;
+      } else {
+        return joint;
+      }
+    }();
     // I^c_j is complete (its child added itself below): F_j = I^c_j S_j
-    store(j, joint.column(data.Ic[j]));
+    store(j, s.column(data.Ic[j]));
     for (std::size_t i = j; i < n; ++i) {
       const auto ki = Eigen::Index(i);
-      M(kj, ki) = M(ki, kj) = joint.project(load(i));
+      M(kj, ki) = M(ki, kj) = s.project(load(i));
     }
     M(kj, kj) += model.armature()[kj];
     if (j > 0) {
@@ -133,7 +143,25 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
         transform_inertia_into<Pattern>(data.Ic[j], x, model.inertia(j - 1), data.Ic[j - 1]);
       });
     }
-  });
+  };
+  if constexpr (Model::nq == Eigen::Dynamic) {
+    // tip to base as a loop (unrolled, each link's step a body of its own: an eighth faster on
+    // the iiwa with g++, three times the code)
+    for (std::size_t j = N; j-- > 0;) step(j, model.joint(j));
+  } else {
+    // folded where the chain's type allows it (ColumnLoops): the loops over i have compile-time
+    // trip counts
+    model.joints_backward(column_loops, step);
+  }
+}
+
+/// The same on a compile-time chain (N: its joint count).
+template <typename Model, typename Work>
+inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
+    const Model& model, Work& data, const typename Model::Vector& q,
+    typename Model::Matrix& M) noexcept {
+  static_assert(Model::nq != Eigen::Dynamic, "crba_link_coordinates_by_rows: a compile-time chain");
+  crba_link_coordinates_by_rows<std::size_t(Model::nq), false>(model, data, q, M);
 }
 
 /// CRBA in link coordinates in the form kCrbaByRows picks (`work`: a Data, or the returning
@@ -331,15 +359,55 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
   }
 }
 
+/// Whether a ChainX of 6 or 7 joints (most arms), every one revolute about z (as urdf::parse_any
+/// and ChainX::from a ChainN<RevoluteZ> give them), takes crba in link coordinates by rows, its
+/// joint count a compile-time constant (crba_rows_by_count), rather than in base coordinates:
+/// with g++ and a floating-point scalar (iiwa a fifth faster, UR5 a third). With clang++ the
+/// base form is as fast. Each count is one more body to compile in every translation unit that
+/// calls crba on a ChainX, so only these two (docs/benchmarks.md, "kCrbaRowsAtRunTime").
+template <typename Model>
+inline constexpr bool kCrbaRowsAtRunTime = !kClangCompiler && Model::serial &&
+                                           Model::nq == Eigen::Dynamic &&
+                                           std::is_floating_point_v<typename Model::Scalar> &&
+                                           CHAINDYN_CRBA_BASE_COORDINATES_FROM > 7;
+
+/// crba_link_coordinates_by_rows<N> on a ChainX of N revolute joints about z: one out-of-line
+/// body per count and translation unit, however many of the library's functions call crba.
+template <std::size_t N, typename Model>
+CHAINDYN_NOINLINE CHAINDYN_GNU_FLATTEN void crba_rows_of_count(const Model& model,
+                                                               DataFor<Model>& data,
+                                                               const typename Model::Vector& q,
+                                                               typename Model::Matrix& M) noexcept {
+  crba_link_coordinates_by_rows<N, true>(model, data, q, M);
+}
+
+/// crba_rows_of_count<n> on a ChainX of n joints, n one of Counts, every joint revolute about z:
+/// true if it ran.
+template <std::size_t... Counts, typename Model>
+inline CHAINDYN_ALWAYS_INLINE bool crba_rows_by_count(const Model& model, DataFor<Model>& data,
+                                                      const typename Model::Vector& q,
+                                                      typename Model::Matrix& M) noexcept {
+  const std::size_t n = detail::joint_count(model);
+  if (((n != Counts) && ...)) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!model.joint(i).revolute_about_z()) return false;
+  }
+  return ((n == Counts ? (crba_rows_of_count<Counts>(model, data, q, M), true) : false) || ...);
+}
+
 /// Link coordinates below CHAINDYN_CRBA_BASE_COORDINATES_FROM joints, base coordinates from
 /// there on; a run-time-sized model (ChainX, TreeX) base coordinates at every length (its
 /// ancestor loop is not unrolled, which costs link coordinates more: docs/benchmarks.md,
-/// "kCrbaByRows"); the result into M.
+/// "kCrbaByRows"), but where kCrbaRowsAtRunTime (a ChainX of 6 or 7 revolute joints about z,
+/// with g++) link coordinates by rows for its joint count; the result into M.
 template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>& data,
                                              const typename Model::Vector& q,
                                              typename Model::Matrix& M) noexcept {
-  if constexpr (Model::nq == Eigen::Dynamic) {  // ChainX: base coordinates at every length
+  if constexpr (Model::nq == Eigen::Dynamic) {  // ChainX, TreeX
+    if constexpr (kCrbaRowsAtRunTime<Model>) {
+      if (crba_rows_by_count<6, 7>(model, data, q, M)) return;
+    }
     crba_base_coordinates(model, data, q, M);
   } else if constexpr (Model::nq >= CHAINDYN_CRBA_BASE_COORDINATES_FROM) {
     crba_base_coordinates(model, data, q, M);
@@ -354,7 +422,8 @@ inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>&
 /// Fills data.M; for chains shorter than CHAINDYN_CRBA_BASE_COORDINATES_FROM (9) joints also
 /// data.liMi and data.Ic (link coordinates), from there on data.liMi, oMi, oS and oIc (base
 /// coordinates; see the file comment), and on a chain data.oSF. A ChainX or TreeX works in
-/// base coordinates.
+/// base coordinates; built with g++, a ChainX of 6 or 7 revolute joints about z in link
+/// coordinates (data.liMi, data.Ic).
 template <typename Model, typename Q>
 CHAINDYN_GNU_FLATTEN
 void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q)

@@ -57,6 +57,8 @@ struct AnyJointModel {
                                                                    : JointKind::revolute;
   }
   JointSlot slot() const noexcept { return JointSlot{kind(), -1}; }
+  /// Whether this is a revolute joint about z (the code of RevoluteZ).
+  bool revolute_about_z() const noexcept { return mode_ == Mode::revolute_z; }
   Vector3<Scalar> axis() const { return revolute_.a; }
 
   /// For a revolute joint about z: when column z of `placement`'s rotation is +-e_r to within
