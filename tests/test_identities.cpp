@@ -189,6 +189,12 @@ void check_crba_rows_at_run_time(const ChainX<double>& x, std::mt19937& gen) {
     REQUIRE(data.M == data.M.transpose());
     REQUIRE(relative_error(data.M, from_rnea) < 1e-12);
     REQUIRE(crba(x, q) == data.M);
+    // forward_dynamics_crba reuses crba's joint poses (data.liMi) in its RNEA pass
+    const Eigen::VectorXd qd = test::random_state<Eigen::VectorXd>(gen, 2.0, int(N));
+    const Eigen::VectorXd tau = test::random_state<Eigen::VectorXd>(gen, 5.0, int(N));
+    forward_dynamics_crba(x, data, q, qd, tau);
+    REQUIRE(relative_error(data.qdd, aba(x, q, qd, tau)) < 1e-10);
+    REQUIRE(relative_error(forward_dynamics_crba(x, q, qd, tau), data.qdd) < 1e-13);
     // the form for any joints, and for revolute joints about z only where every joint is one
     data.M.setConstant(nan);
     detail::crba_link_coordinates_by_rows<N, false>(x, data, q, data.M);
