@@ -14,11 +14,13 @@
 /// The first is cheaper on short chains (no base-frame poses), the second per ancestor pair.
 /// With clang++ a compile-time chain of doubles or floats takes the first with its loops
 /// interchanged (crba_link_coordinates_by_rows: the forces of every column carried up together,
-/// row j of M read at link j), the same arithmetic per entry.
+/// row j of M read at link j), the same arithmetic per entry; so does, with g++, a ChainX of 6
+/// or 7 revolute joints about z (kCrbaRowsAtRunTime).
 /// On a chain the base form keeps oS_j and F_j = oI^c_j oS_j as the rows of two n x 6 matrices
 /// (Data::oSF) and takes M as the product of those, column by column down contiguous columns
 /// (crba_chain_columns): a compile-time chain from CHAINDYN_CRBA_BASE_COORDINATES_FROM joints,
-/// a ChainX from kCrbaColumnsFromAtRunTime; a tree, and a shorter ChainX, pair by pair.
+/// a ChainX from kCrbaColumnsFromAtRunTime; a tree, and a shorter ChainX (but those above),
+/// pair by pair.
 #pragma once
 
 #include "chaindyn/algorithms/forward_kinematics.hpp"
@@ -145,8 +147,8 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
     }
   };
   if constexpr (Model::nq == Eigen::Dynamic) {
-    // tip to base as a loop (unrolled, each link's step a body of its own: an eighth faster on
-    // the iiwa with g++, three times the code)
+    // tip to base as a loop: unrolled, each link's step would be a body of its own (three times
+    // the code for little more speed: docs/benchmarks.md, "kCrbaRowsAtRunTime")
     for (std::size_t j = N; j-- > 0;) step(j, model.joint(j));
   } else {
     // folded where the chain's type allows it (ColumnLoops): the loops over i have compile-time
@@ -160,7 +162,8 @@ template <typename Model, typename Work>
 inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
     const Model& model, Work& data, const typename Model::Vector& q,
     typename Model::Matrix& M) noexcept {
-  static_assert(Model::nq != Eigen::Dynamic, "crba_link_coordinates_by_rows: a compile-time chain");
+  static_assert(Model::nq != Eigen::Dynamic,
+                "crba_link_coordinates_by_rows: a compile-time chain");
   crba_link_coordinates_by_rows<std::size_t(Model::nq), false>(model, data, q, M);
 }
 
@@ -362,9 +365,9 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
 /// Whether a ChainX of 6 or 7 joints (most arms), every one revolute about z (as urdf::parse_any
 /// and ChainX::from a ChainN<RevoluteZ> give them), takes crba in link coordinates by rows, its
 /// joint count a compile-time constant (crba_rows_by_count), rather than in base coordinates:
-/// with g++ and a floating-point scalar (iiwa a fifth faster, UR5 a third). With clang++ the
-/// base form is as fast. Each count is one more body to compile in every translation unit that
-/// calls crba on a ChainX, so only these two (docs/benchmarks.md, "kCrbaRowsAtRunTime").
+/// with g++ and a floating-point scalar, where it is the faster form. With clang++ the base form
+/// is as fast. Each count is one more body to compile in every translation unit that calls crba
+/// on a ChainX, so only these two (docs/benchmarks.md, "kCrbaRowsAtRunTime").
 template <typename Model>
 inline constexpr bool kCrbaRowsAtRunTime = !kClangCompiler && Model::serial &&
                                            Model::nq == Eigen::Dynamic &&
