@@ -365,9 +365,9 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
 /// Whether a ChainX of 6 or 7 joints (most arms), every one revolute about z (as urdf::parse_any
 /// and ChainX::from a ChainN<RevoluteZ> give them), takes crba in link coordinates by rows, its
 /// joint count a compile-time constant (crba_rows_by_count), rather than in base coordinates:
-/// with g++ and a floating-point scalar, where it is the faster form. With clang++ the base form
-/// is as fast. Each count is one more body to compile in every translation unit that calls crba
-/// on a ChainX, so only these two (docs/benchmarks.md, "kCrbaRowsAtRunTime").
+/// with g++ and a floating-point scalar, where it is the faster form (clang++ takes the base
+/// form: docs/benchmarks.md, "kCrbaRowsAtRunTime"). Each count is one more body to compile in
+/// every translation unit that calls crba on a ChainX, so only these two.
 template <typename Model>
 inline constexpr bool kCrbaRowsAtRunTime = !kClangCompiler && Model::serial &&
                                            Model::nq == Eigen::Dynamic &&
