@@ -160,10 +160,11 @@ TEST_CASE("crba on long chains (M by columns) equals RNEA's columns and the pair
 }
 
 namespace {
-/// A ChainX of N joints (N = 6 or 7: link coordinates by rows, unrolled for N, where
-/// detail::kCrbaRowsAtRunTime and every joint is revolute about z) against RNEA's columns: crba
-/// in place and returning, and the by-rows forms called for N with either compiler. M is filled
-/// with NaN first (every entry written) and must come out exactly symmetric.
+/// A ChainX of N joints (N = 6 or 7: link coordinates by rows, the joint count a compile-time
+/// constant, where detail::kCrbaRowsAtRunTime and every joint is revolute about z) against
+/// RNEA's columns: crba in place and returning, forward_dynamics_crba against aba, and the
+/// by-rows forms called for N with either compiler. M is filled with NaN first (every entry
+/// written) and must come out exactly symmetric.
 template <std::size_t N>
 void check_crba_rows_at_run_time(const ChainX<double>& x, std::mt19937& gen) {
   REQUIRE(x.joint_count() == N);
@@ -172,7 +173,6 @@ void check_crba_rows_at_run_time(const ChainX<double>& x, std::mt19937& gen) {
     all_revolute_z = all_revolute_z && x.joint(i).revolute_about_z();
   }
   Data<ChainX<double>> data(x);
-  const double nan = std::numeric_limits<double>::quiet_NaN();
   for (int s = 0; s < 4; ++s) {
     const Eigen::VectorXd q = test::random_state<Eigen::VectorXd>(gen, 3.0, int(N));
     const Eigen::VectorXd zero = Eigen::VectorXd::Zero(Eigen::Index(N));
@@ -183,54 +183,37 @@ void check_crba_rows_at_run_time(const ChainX<double>& x, std::mt19937& gen) {
       from_rnea.col(i) = rnea(x, q, zero, unit) - bias;
     }
     INFO("n = " << N << ", state " << s);
-    data.M.setConstant(nan);
-    crba(x, data, q);
-    REQUIRE(data.M.allFinite());
-    REQUIRE(data.M == data.M.transpose());
-    REQUIRE(relative_error(data.M, from_rnea) < 1e-12);
+    // data.M through `fill`, from NaN
+    const auto check = [&](const auto& fill) {
+      data.M.setConstant(std::numeric_limits<double>::quiet_NaN());
+      fill();
+      REQUIRE(data.M.allFinite());
+      REQUIRE(data.M == data.M.transpose());
+      REQUIRE(relative_error(data.M, from_rnea) < 1e-12);
+    };
+    check([&] { crba(x, data, q); });
     REQUIRE(crba(x, q) == data.M);
+    // the form for any joints, and for revolute joints about z only where every joint is one
+    check([&] { detail::crba_link_coordinates_by_rows<N, false>(x, data, q, data.M); });
+    if (all_revolute_z) {
+      check([&] { detail::crba_link_coordinates_by_rows<N, true>(x, data, q, data.M); });
+    }
     // forward_dynamics_crba reuses crba's joint poses (data.liMi) in its RNEA pass
     const Eigen::VectorXd qd = test::random_state<Eigen::VectorXd>(gen, 2.0, int(N));
     const Eigen::VectorXd tau = test::random_state<Eigen::VectorXd>(gen, 5.0, int(N));
     forward_dynamics_crba(x, data, q, qd, tau);
     REQUIRE(relative_error(data.qdd, aba(x, q, qd, tau)) < 1e-10);
     REQUIRE(relative_error(forward_dynamics_crba(x, q, qd, tau), data.qdd) < 1e-13);
-    // the form for any joints, and for revolute joints about z only where every joint is one
-    data.M.setConstant(nan);
-    detail::crba_link_coordinates_by_rows<N, false>(x, data, q, data.M);
-    REQUIRE(data.M.allFinite());
-    REQUIRE(data.M == data.M.transpose());
-    REQUIRE(relative_error(data.M, from_rnea) < 1e-12);
-    if (all_revolute_z) {
-      data.M.setConstant(nan);
-      detail::crba_link_coordinates_by_rows<N, true>(x, data, q, data.M);
-      REQUIRE(data.M.allFinite());
-      REQUIRE(data.M == data.M.transpose());
-      REQUIRE(relative_error(data.M, from_rnea) < 1e-12);
-    }
   }
-}
-
-/// A random ChainX of N joints with the first N kinds and axes of MixedChains' ChainX (both
-/// kinds, about z and about other axes; random placements: dense link transforms).
-template <std::size_t N>
-ChainX<double> random_mixed_chain_x(std::mt19937& gen) {
-  std::vector<Link<double>> links;
-  std::vector<JointKind> kinds;
-  for (std::size_t i = 0; i < N; ++i) {
-    links.push_back(test::random_link(gen, true));
-    if (test::kMixedChainXAboutZ[i]) links.back().axis = Eigen::Vector3d::UnitZ();
-    kinds.push_back(test::kMixedChainXKinds[i]);
-  }
-  return ChainX<double>(links, kinds);
 }
 }  // namespace
 
-TEST_CASE("crba on a ChainX of 6 or 7 joints (unrolled by rows for its count) equals RNEA's columns and the ChainN's M",
+TEST_CASE("crba on a ChainX of 6 or 7 joints (by rows for its count) equals RNEA's columns and the ChainN's M",
           "[identities][crba]") {
   std::mt19937 gen(test::kSeed);
-  check_crba_rows_at_run_time<6>(random_mixed_chain_x<6>(gen), gen);
-  check_crba_rows_at_run_time<7>(random_mixed_chain_x<7>(gen), gen);
+  // both kinds, about z and about other axes; random placements (dense link transforms)
+  check_crba_rows_at_run_time<6>(test::random_mixed_chain_x(gen, true, 6), gen);
+  check_crba_rows_at_run_time<7>(test::random_mixed_chain_x(gen, true, 7), gen);
   // the iiwa and the UR5 as urdf::parse_any gives them: RevoluteZ joints whose placements map z
   // to an axis of the parent (the link transforms' axis-row patterns), against the ChainN
   const auto kuka = robots::kuka_iiwa_links();

@@ -12,6 +12,7 @@
 
 #include <chaindyn/chaindyn.hpp>
 
+#include <cstddef>
 #include <iterator>
 #include <random>
 #include <tuple>
@@ -48,18 +49,25 @@ template <typename Model>
 inline constexpr int joints_of =
     Model::nq == Eigen::Dynamic ? int(std::size(kMixedChainXKinds)) : Model::nq;
 
+/// A random ChainX<Scalar> of the first `count` joints of kMixedChainXKinds (at most all 9).
+template <typename Scalar = double>
+ChainX<Scalar> random_mixed_chain_x(std::mt19937& gen, bool joint_dynamics,
+                                    std::size_t count = std::size(kMixedChainXKinds)) {
+  std::vector<Link<double>> links;
+  std::vector<JointKind> kinds;
+  for (std::size_t i = 0; i < count; ++i) {
+    links.push_back(random_link(gen, joint_dynamics));
+    if (kMixedChainXAboutZ[i]) links.back().axis = Eigen::Vector3d::UnitZ();
+    kinds.push_back(kMixedChainXKinds[i]);
+  }
+  return ChainX<Scalar>(cast_links<Scalar>(links), kinds);
+}
+
 /// A random model of a MixedChains type (random_links; the ChainX with kMixedChainXKinds).
 template <typename Model>
 Model random_model(std::mt19937& gen, bool joint_dynamics = false) {
   if constexpr (Model::nq == Eigen::Dynamic) {
-    std::vector<Link<double>> links;
-    std::vector<JointKind> kinds;
-    for (std::size_t i = 0; i < std::size(kMixedChainXKinds); ++i) {
-      links.push_back(random_link(gen, joint_dynamics));
-      if (kMixedChainXAboutZ[i]) links.back().axis = Eigen::Vector3d::UnitZ();
-      kinds.push_back(kMixedChainXKinds[i]);
-    }
-    return Model(cast_links<typename Model::Scalar>(links), kinds);
+    return random_mixed_chain_x<typename Model::Scalar>(gen, joint_dynamics);
   } else {
     return Model(cast_links<typename Model::Scalar>(random_links<Model>(gen, joint_dynamics)));
   }
