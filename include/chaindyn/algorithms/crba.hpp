@@ -14,8 +14,8 @@
 /// The first is cheaper on short chains (no base-frame poses), the second per ancestor pair.
 /// With clang++ a compile-time chain of doubles or floats takes the first with its loops
 /// interchanged (crba_link_coordinates_by_rows: the forces of every column carried up together,
-/// row j of M read at link j), the same arithmetic per entry; so does, with g++, a ChainX of 6
-/// or 7 revolute joints about z (kCrbaRowsAtRunTime).
+/// row j of M read at link j), the same arithmetic per entry; so does, with either compiler, a
+/// ChainX of 6 or 7 revolute joints about z (kCrbaRowsAtRunTime).
 /// On a chain the base form keeps oS_j and F_j = oI^c_j oS_j as the rows of two n x 6 matrices
 /// (Data::oSF) and takes M as the product of those, column by column down contiguous columns
 /// (crba_chain_columns): a compile-time chain from CHAINDYN_CRBA_BASE_COORDINATES_FROM joints,
@@ -118,9 +118,13 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
     }
   };
   data.Ic[n - 1] = model.inertia(n - 1);
+  // clang++ on a ChainX: I^c_j carried from link to link in a local (each still stored into
+  // data.Ic), which it keeps in registers where it reloads data.Ic[j] after the stores to f
+  constexpr bool carry_ic = kClangCompiler && Model::nq == Eigen::Dynamic;
+  Inertia<Scalar> ic = data.Ic[n - 1];
   const auto step = [&](const std::size_t j, const auto& joint) CHAINDYN_ALWAYS_INLINE {
     const auto kj = Eigen::Index(j);
-    const auto& s = [&joint]() -> const auto& {
+    const auto& s = [&]() -> const auto& {
       if constexpr (AllRevoluteZ) {
         static constexpr RevoluteFixedModel<2, Scalar> revolute_z{};
         return revolute_z;
@@ -129,7 +133,7 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
       }
     }();
     // I^c_j is complete (its child added itself below): F_j = I^c_j S_j
-    store(j, s.column(data.Ic[j]));
+    store(j, s.column(carry_ic ? ic : data.Ic[j]));
     for (std::size_t i = j; i < n; ++i) {
       const auto ki = Eigen::Index(i);
       M(kj, ki) = M(ki, kj) = s.project(load(i));
@@ -142,7 +146,14 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
         // F_i <- Xup_j^T F_i for every i >= j
         for (std::size_t i = j; i < n; ++i) store(i, act<Pattern>(x, load(i)));
         // I^c_{j-1} = I_{j-1} + Xup_j^T I^c_j Xup_j
-        transform_inertia_into<Pattern>(data.Ic[j], x, model.inertia(j - 1), data.Ic[j - 1]);
+        if constexpr (carry_ic) {
+          Inertia<Scalar> parent;
+          transform_inertia_into<Pattern>(ic, x, model.inertia(j - 1), parent);
+          data.Ic[j - 1] = parent;
+          ic = parent;
+        } else {
+          transform_inertia_into<Pattern>(data.Ic[j], x, model.inertia(j - 1), data.Ic[j - 1]);
+        }
       });
     }
   };
@@ -365,11 +376,11 @@ inline CHAINDYN_ALWAYS_INLINE void crba_base_coordinates(const Model& model, Dat
 /// Whether a ChainX of 6 or 7 joints (most arms), every one revolute about z (as urdf::parse_any
 /// and ChainX::from a ChainN<RevoluteZ> give them), takes crba in link coordinates by rows, its
 /// joint count a compile-time constant (crba_rows_by_count), rather than in base coordinates:
-/// with g++ and a floating-point scalar, where it is the faster form (clang++ takes the base
-/// form: docs/benchmarks.md, "kCrbaRowsAtRunTime"). Each count is one more body to compile in
-/// every translation unit that calls crba on a ChainX, so only these two.
+/// with a floating-point scalar, where it is the faster form with both compilers
+/// (docs/benchmarks.md, "kCrbaRowsAtRunTime"). Each count is one more body to compile in every
+/// translation unit that calls crba on a ChainX, so only these two.
 template <typename Model>
-inline constexpr bool kCrbaRowsAtRunTime = !kClangCompiler && Model::serial &&
+inline constexpr bool kCrbaRowsAtRunTime = Model::serial &&
                                            Model::nq == Eigen::Dynamic &&
                                            std::is_floating_point_v<typename Model::Scalar> &&
                                            CHAINDYN_CRBA_BASE_COORDINATES_FROM > 7;
@@ -401,8 +412,8 @@ inline CHAINDYN_ALWAYS_INLINE bool crba_rows_by_count(const Model& model, DataFo
 /// Link coordinates below CHAINDYN_CRBA_BASE_COORDINATES_FROM joints, base coordinates from
 /// there on; a run-time-sized model (ChainX, TreeX) base coordinates at every length (its
 /// ancestor loop is not unrolled, which costs link coordinates more: docs/benchmarks.md,
-/// "kCrbaByRows"), but where kCrbaRowsAtRunTime (a ChainX of 6 or 7 revolute joints about z,
-/// with g++) link coordinates by rows for its joint count; the result into M.
+/// "kCrbaByRows"), but where kCrbaRowsAtRunTime (a ChainX of 6 or 7 revolute joints about z)
+/// link coordinates by rows for its joint count; the result into M.
 template <typename Model>
 inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>& data,
                                              const typename Model::Vector& q,
@@ -425,8 +436,8 @@ inline CHAINDYN_ALWAYS_INLINE void crba_into(const Model& model, DataFor<Model>&
 /// Fills data.M; for chains shorter than CHAINDYN_CRBA_BASE_COORDINATES_FROM (9) joints also
 /// data.liMi and data.Ic (link coordinates), from there on data.liMi, oMi, oS and oIc (base
 /// coordinates; see the file comment), and on a chain data.oSF. A ChainX or TreeX works in
-/// base coordinates; built with g++, a ChainX of 6 or 7 revolute joints about z in link
-/// coordinates (data.liMi, data.Ic).
+/// base coordinates, but a ChainX of 6 or 7 revolute joints about z in link coordinates
+/// (data.liMi, data.Ic).
 template <typename Model, typename Q>
 CHAINDYN_GNU_FLATTEN
 void crba(const Model& model, DataFor<Model>& data, const Eigen::MatrixBase<Q>& q)
