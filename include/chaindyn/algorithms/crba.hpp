@@ -118,8 +118,8 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
     }
   };
   data.Ic[n - 1] = model.inertia(n - 1);
-  // clang++ on a ChainX: I^c_j carried from link to link in a local (each still stored into
-  // data.Ic), which it keeps in registers where it reloads data.Ic[j] after the stores to f
+  // clang++ on a ChainX: I^c_j carried from link to link in a local, each still stored into
+  // data.Ic (faster there: docs/benchmarks.md, "kCrbaRowsAtRunTime")
   constexpr bool carry_ic = kClangCompiler && Model::nq == Eigen::Dynamic;
   Inertia<Scalar> ic = data.Ic[n - 1];
   const auto step = [&](const std::size_t j, const auto& joint) CHAINDYN_ALWAYS_INLINE {
