@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 namespace chaindyn {
 
@@ -88,6 +89,12 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates(const Model& model, Wor
 template <typename Scalar>
 inline constexpr bool kCrbaByRows = kClangCompiler && std::is_floating_point_v<Scalar>;
 
+/// f(std::integral_constant<std::size_t, J>{}) for J = N-1 .. 0 (`J...`: 0 .. N-1).
+template <std::size_t... J, typename F>
+inline CHAINDYN_ALWAYS_INLINE void fold_down(std::index_sequence<J...>, F&& f) noexcept {
+  (f(std::integral_constant<std::size_t, sizeof...(J) - 1 - J>{}), ...);
+}
+
 /// crba_link_coordinates on a chain of N joints with the loops of RBDA Table 6.2 interchanged:
 /// tip to base, at link j the forces F_i = I^c_i S_i of every column i >= j are in link j's
 /// coordinates, so row j of M is read off at once (M_ji = M_ij = S_j^T F_i), and all of them are
@@ -95,17 +102,38 @@ inline constexpr bool kCrbaByRows = kClangCompiler && std::is_floating_point_v<S
 /// crba_link_coordinates in the same order. The forces are kept by component (six arrays of N),
 /// so a transform is one loop over the columns with the transform's pattern chosen once. N is a
 /// compile-time chain's joint count, or a ChainX's (crba_rows_by_count): the loops over the
-/// columns then have a compile-time bound, and with AllRevoluteZ (every joint revolute about z)
-/// run RevoluteZ's code without a switch per call. Fills M (every entry), data.liMi, data.Ic.
-template <std::size_t N, bool AllRevoluteZ, typename Model, typename Work>
+/// columns then have a compile-time bound, and with AllRevoluteZ (a ChainX whose every joint is
+/// revolute about z) the joint poses and the steps run RevoluteZ's code without a switch per
+/// call, unrolled link by link, M addressed as an N x N matrix. Fills M (every entry),
+/// data.liMi, data.Ic.
+template <std::size_t N, bool AllRevoluteZ, typename Model, typename Work, typename MatrixOut>
 inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
     const Model& model, Work& data, const typename Model::Vector& q,
-    typename Model::Matrix& M) noexcept {
+    MatrixOut& Mx) noexcept {
   static_assert(Model::serial && (Model::nq == Eigen::Dynamic || std::size_t(Model::nq) == N),
                 "crba_link_coordinates_by_rows: a chain of N joints");
   using Scalar = typename Model::Scalar;
   constexpr std::size_t n = N;
-  detail::joint_poses(model, data, q);
+  if constexpr (AllRevoluteZ) {
+    // a ChainX's joint poses as RevoluteZ's, link by link in straight-line code
+    Scalar sin_q[N], cos_q[N];
+    sincos(q.data(), sin_q, cos_q, int(N));
+    fold_down(std::make_index_sequence<N>{}, [&](const auto j) CHAINDYN_ALWAYS_INLINE {
+      constexpr std::size_t i = N - 1 - decltype(j)::value;
+      data.liMi[i] = RevoluteFixedModel<2, Scalar>().pose(model.placement(i), q[Eigen::Index(i)],
+                                                         sin_q[i], cos_q[i]);
+    });
+  } else {
+    detail::joint_poses(model, data, q);
+  }
+  // a ChainX's M (n x n, n = N) as an N x N matrix: entry addresses from compile-time strides
+  auto&& M = [&Mx]() -> decltype(auto) {
+    if constexpr (MatrixOut::RowsAtCompileTime == Eigen::Dynamic) {
+      return Eigen::Map<Eigen::Matrix<Scalar, int(N), int(N)>>(Mx.data());
+    } else {
+      return (Mx);
+    }
+  }();
   Scalar f[6][n];  // f[k][i]: component k (angular, then linear) of F_i; column i set at link i
   const auto load = [&f](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     return Force<Scalar>(Vector3<Scalar>(f[0][i], f[1][i], f[2][i]),
@@ -158,9 +186,11 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
     }
   };
   if constexpr (Model::nq == Eigen::Dynamic) {
-    // tip to base as a loop: unrolled, each link's step would be a body of its own (three times
-    // the code for little more speed: docs/benchmarks.md, "kCrbaRowsAtRunTime")
-    for (std::size_t j = N; j-- > 0;) step(j, model.joint(j));
+    // tip to base unrolled: each link's step a body of its own, its loops over i with
+    // compile-time trip counts (docs/benchmarks.md, "kCrbaRowsAtRunTime")
+    fold_down(std::make_index_sequence<N>{}, [&](const auto j) CHAINDYN_ALWAYS_INLINE {
+      step(std::size_t(j), model.joint(j));
+    });
   } else {
     // folded where the chain's type allows it (ColumnLoops): the loops over i have compile-time
     // trip counts
