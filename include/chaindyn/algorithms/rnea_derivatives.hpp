@@ -285,45 +285,60 @@ void rnea_derivatives_pass(const Model& model, DerivativesData<Model>& dd,
   } else if constexpr (!from_aba) {
     world_kinematics(model, data, q);
   }
+  // Each link's inputs are read into locals and its outputs stored once, at the end: read back
+  // through data after a store, clang++ loads them again (it cannot tell the arrays apart).
+  // From aba's kinematics (from_aba), they stay references into data: copied, g++'s
+  // aba_derivatives runs slower.
+  using MotionIn = std::conditional_t<from_aba, const Motion<Scalar>&, const Motion<Scalar>>;
   model.indices_forward([&](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     const auto k = Eigen::Index(i);
-    const Motion<Scalar>& s = data.oS[i];
+    MotionIn s = data.oS[i];
     if constexpr (Model::serial) set_row(dd.pair_s, i, s);
     // (a chain's parent written i - 1: through parent(i), the compilers' code for it differs)
-    const Motion<Scalar>& a_parent =
+    MotionIn a_parent =
         Model::serial
             ? (i == 0 ? root_parent_acceleration<Root>(model, dd) : data.oa[i - 1])
             : (model.is_root(i) ? root_parent_acceleration<Root>(model, dd) : data.oa[model.parent(i)]);
+    [[maybe_unused]] Motion<Scalar> v;  // v_i (from_aba: data.ov[i])
     if (Model::serial ? i == 0 : model.is_root(i)) {
       if constexpr (is_moving_root<Root>) {
-        const Motion<Scalar>& v_parent =
+        MotionIn v_parent =
             static_cast<RootedDerivativesData<Model, typename RootJoint<Root>::type>&>(dd).root.v;
         const Motion<Scalar> psi = cross(s, v_parent);
         dd.psi[i] = psi;
         dd.upsilon[i] = cross(s, a_parent) - cross(psi, v_parent);
-        data.ov[i] = v_parent + s * qd[k];
+        v = v_parent + s * qd[k];
       } else {
         dd.psi[i] = Motion<Scalar>();
         dd.upsilon[i] = cross(s, a_parent);
-        if constexpr (!from_aba) data.ov[i] = s * qd[k];
+        if constexpr (!from_aba) v = s * qd[k];
       }
     } else {
-      const Motion<Scalar>& v_parent = data.ov[Model::serial ? i - 1 : model.parent(i)];
+      MotionIn v_parent = data.ov[Model::serial ? i - 1 : model.parent(i)];
       const Motion<Scalar> psi = cross(s, v_parent);
       dd.psi[i] = psi;
       dd.upsilon[i] = cross(s, a_parent) - cross(psi, v_parent);
-      if constexpr (!from_aba) data.ov[i] = v_parent + s * qd[k];
+      if constexpr (!from_aba) v = v_parent + s * qd[k];
     }
-    const Motion<Scalar>& v = data.ov[i];
-    if constexpr (!from_aba) {
+    // h_i = I_i v_i, f_i = I_i a_i + v_i x* h_i, Idot_i
+    const auto link_terms = [&](const Motion<Scalar>& vi, const Motion<Scalar>& ai,
+                                const Inertia<Scalar>& inertia) CHAINDYN_ALWAYS_INLINE {
+      const Force<Scalar> h = inertia * vi;
+      dd.oh[i] = h;
+      dd.of[i] = inertia * ai + cross(vi, h);
+      dd.oIdot[i] = inertia_rate(inertia, vi);
+    };
+    if constexpr (from_aba) {
+      link_terms(data.ov[i], data.oa[i], data.oIc[i]);
+    } else {
       // a_i = a_{i-1} + S_i qdd_i + (v_i x S_i) qd_i
-      data.oa[i] = a_parent + s * qdd[k] + cross(v, s) * qd[k];
-      data.oIc[i] = model.inertia_in(i, data.oMi[i]);
+      const Motion<Scalar> a = a_parent + s * qdd[k] + cross(v, s) * qd[k];
+      const Inertia<Scalar> inertia = model.inertia_in(i, data.oMi[i]);
+      data.ov[i] = v;
+      data.oa[i] = a;
+      data.oIc[i] = inertia;
+      link_terms(v, a, inertia);
     }
-    const Inertia<Scalar>& inertia = data.oIc[i];
-    const Force<Scalar>& h = dd.oh[i] = inertia * v;
-    dd.of[i] = inertia * data.oa[i] + cross(v, h);
-    dd.oIdot[i] = inertia_rate(inertia, v);
   });
   // Backward pass: the composites Ic_k (in place in data.oIc), Hc_k, F_k and Idc_k; tau_k,
   // and the vectors row k and column k of the derivatives are made of. On a chain the
