@@ -104,12 +104,12 @@ inline CHAINDYN_ALWAYS_INLINE void fold_down(std::index_sequence<J...>, F&& f) n
 /// compile-time chain's joint count, or a ChainX's (crba_rows_by_count): the loops over the
 /// columns then have a compile-time bound, and with AllRevoluteZ (a ChainX whose every joint is
 /// revolute about z) the joint poses and the steps run RevoluteZ's code without a switch per
-/// call, unrolled link by link, M addressed as an N x N matrix. Fills M (every entry),
-/// data.liMi, data.Ic.
+/// call, unrolled link by link. M: the model's Matrix, or an N x N map of it (crba_rows_of_count).
+/// Fills M (every entry), data.liMi, data.Ic.
 template <std::size_t N, bool AllRevoluteZ, typename Model, typename Work, typename MatrixOut>
 inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
     const Model& model, Work& data, const typename Model::Vector& q,
-    MatrixOut& Mx) noexcept {
+    MatrixOut& M) noexcept {
   static_assert(Model::serial && (Model::nq == Eigen::Dynamic || std::size_t(Model::nq) == N),
                 "crba_link_coordinates_by_rows: a chain of N joints");
   using Scalar = typename Model::Scalar;
@@ -126,14 +126,6 @@ inline CHAINDYN_ALWAYS_INLINE void crba_link_coordinates_by_rows(
   } else {
     detail::joint_poses(model, data, q);
   }
-  // a ChainX's M (n x n, n = N) as an N x N matrix: entry addresses from compile-time strides
-  auto&& M = [&Mx]() -> decltype(auto) {
-    if constexpr (MatrixOut::RowsAtCompileTime == Eigen::Dynamic) {
-      return Eigen::Map<Eigen::Matrix<Scalar, int(N), int(N)>>(Mx.data());
-    } else {
-      return (Mx);
-    }
-  }();
   Scalar f[6][n];  // f[k][i]: component k (angular, then linear) of F_i; column i set at link i
   const auto load = [&f](const std::size_t i) CHAINDYN_ALWAYS_INLINE {
     return Force<Scalar>(Vector3<Scalar>(f[0][i], f[1][i], f[2][i]),
@@ -422,7 +414,9 @@ CHAINDYN_NOINLINE CHAINDYN_GNU_FLATTEN void crba_rows_of_count(const Model& mode
                                                                DataFor<Model>& data,
                                                                const typename Model::Vector& q,
                                                                typename Model::Matrix& M) noexcept {
-  crba_link_coordinates_by_rows<N, true>(model, data, q, M);
+  // M (n x n, n = N) as an N x N matrix: entry addresses from compile-time strides
+  Eigen::Map<Eigen::Matrix<typename Model::Scalar, int(N), int(N)>> fixed(M.data());
+  crba_link_coordinates_by_rows<N, true>(model, data, q, fixed);
 }
 
 /// crba_rows_of_count<n> on a ChainX of n joints, n one of Counts, every joint revolute about z:
