@@ -5,6 +5,8 @@
 #      build and run tests/consumer/find_package against that prefix (find_package(chaindyn)).
 #      The route must not need make (scripts/setup installs ninja, not make): the build
 #      directory it configures must use Ninja;
+#      The README's route builds nothing (the URDF tools are an optional `cmake --build`, which
+#      the asan and release presets build);
 #   1b. `cmake -S . -B b` (the defaults, the Python module included when pybind11 is found)
 #      then `cmake --install b` with nothing built installs the headers and the package;
 #   2. configure, build and run tests/consumer/add_subdirectory on the source tree.
