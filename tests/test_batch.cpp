@@ -178,6 +178,14 @@ TEST_CASE("batch functions on a ChainX equal the one-state functions column by c
     CHECK(batch_against_one_state<ChainX<double>, batch::native_width, true, Mixed>(
               gen, threads) <= kBatchTolerance);
   }
+  // 7 and 6 joints: the counts whose derivatives' solve the packs run unrolled
+  using Seven = std::tuple_element_t<3, test::MixedChains<double>>;
+  using Six = std::tuple_element_t<2, test::MixedChains<double>>;
+  static_assert(Seven::nq == 7 && Six::nq == 6, "the unrolled counts");
+  CHECK(batch_against_one_state<ChainX<double>, batch::native_width, true, Seven>(gen, 1) <=
+        kBatchTolerance);
+  CHECK(batch_against_one_state<ChainX<double>, batch::native_width, true, Six>(gen, 2) <=
+        kBatchTolerance);
   // The workspace keeps its joint count: set_model with another ChainX size is refused.
   const auto iiwa = ChainX<double>::from(robots::kuka_iiwa());
   batch::Workspace<ChainX<double>> ws(iiwa);

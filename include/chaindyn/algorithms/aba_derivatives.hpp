@@ -153,13 +153,15 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_rows(const Model& model, const Data
 /// product of the n x 6 rows of S_j, `s_rows`, with U_i / D_i). Each column of a Y (one
 /// joint's entry of every right-hand side) is a fixed-size vector, summed in a register block
 /// from the farthest joint to the nearest, so that the column written last is read last.
-template <typename Model, typename SRows, typename Couplings, typename Identity, typename... Ys>
+/// N: the joint count, Model's, or a ChainX's known here (its matrices then as fixed-size maps).
+template <typename Model, int N = Model::nq, typename SRows, typename Couplings,
+          typename Identity, typename... Ys>
 inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space(const Data<Model>& data,
                                                          const SRows& s_rows, Couplings& k,
                                                          Identity& identity, Ys&... ys) noexcept {
   using Scalar = typename Model::Scalar;
-  constexpr Eigen::Index n = Model::nq;
-  static_assert(n != Eigen::Dynamic, "aba_solve_joint_space needs a compile-time chain");
+  constexpr Eigen::Index n = N;
+  static_assert(n != Eigen::Dynamic, "aba_solve_joint_space needs a joint count at compile time");
   CHAINDYN_UNROLL_16
   for (Eigen::Index i = 1; i < n; ++i) {
     const Force<Scalar>& uf = data.oU[std::size_t(i)];
@@ -288,6 +290,40 @@ inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space_dynamic(const Data<Mode
   blocks(std::integral_constant<int, packet / 8>{});
   for (; r0 < rows; ++r0) {
     joint_space_rows<1>(k.data(), k.outerStride(), data.Dinv.data(), n, y, ldy, r0);
+  }
+}
+
+/// aba_solve_joint_space_dynamic for a scalar without SIMD packets of its own (packet size 1: a
+/// batch pack, which is a SIMD register): a ChainX of 6 or 7 joints runs aba_solve_joint_space
+/// with that count, its matrices (K, the rows of S_j, the Ys' top n rows) as fixed-size maps,
+/// so that every loop is unrolled and each column of a Y is a block of registers; other counts
+/// the run-time one (each right-hand side a row of its own).
+template <typename Model, typename SRows, typename Couplings, typename Identity, typename... Ys>
+inline CHAINDYN_ALWAYS_INLINE void aba_solve_joint_space_of_count(
+    const Eigen::Index n, const Data<Model>& data, const SRows& s_rows, Couplings& k,
+    Identity& identity, Ys&... ys) noexcept {
+  using Scalar = typename Model::Scalar;
+  const auto fixed = [&](auto count) CHAINDYN_ALWAYS_INLINE {
+    constexpr int m = decltype(count)::value;
+    using Stride = Eigen::OuterStride<>;
+    using Square = Eigen::Map<Eigen::Matrix<Scalar, m, m>, 0, Stride>;
+    const auto square = [](auto& y) CHAINDYN_ALWAYS_INLINE {
+      return Square(y.data(), m, m, Stride(y.outerStride()));
+    };
+    const Eigen::Map<const Eigen::Matrix<Scalar, m, 6>, 0, Stride> s(
+        s_rows.data(), m, 6, Stride(s_rows.outerStride()));
+    Square kf = square(k), idf = square(identity);
+    const auto solve = [&](auto... yf) CHAINDYN_ALWAYS_INLINE {
+      aba_solve_joint_space<Model, m>(data, s, kf, idf, yf...);
+    };
+    solve(square(ys)...);
+  };
+  if (n == 7) {
+    fixed(std::integral_constant<int, 7>{});
+  } else if (n == 6) {
+    fixed(std::integral_constant<int, 6>{});
+  } else {
+    aba_solve_joint_space_dynamic<Model>(data, s_rows, k, identity, ys...);
   }
 }
 
@@ -425,8 +461,16 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
             for (Eigen::Index r = 0; r < m; ++r) col[r] = Scalar(r == c ? 1 : 0);
           }
         });
-        detail::aba_solve_joint_space_dynamic<Model>(data, dd.pair_s, dd.solve_k, y[2], y[0],
-                                                     y[1]);
+        if constexpr (Eigen::internal::packet_traits<Scalar>::Vectorizable) {
+          detail::aba_solve_joint_space_dynamic<Model>(data, dd.pair_s, dd.solve_k, y[2], y[0],
+                                                       y[1]);
+        } else {
+          // a scalar that is a SIMD register of its own (batch's packs): one row per right-hand
+          // side, so the rows of a column are the register block; 6 and 7 joints (most arms)
+          // with the compile-time chain's unrolled solve, on fixed-size maps
+          detail::aba_solve_joint_space_of_count<Model>(n, data, dd.pair_s, dd.solve_k, y[2],
+                                                        y[0], y[1]);
+        }
         detail::with_small_size(n, [&](const auto m) CHAINDYN_ALWAYS_INLINE {
           detail::transpose_into(dd.dqdd_dq.data(), n, y[0].data(), ld, m, Scalar(1));
           detail::transpose_into(dd.dqdd_dqd.data(), n, y[1].data(), ld, m, Scalar(1));
