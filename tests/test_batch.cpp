@@ -6,11 +6,16 @@
 #include "support/test_support.hpp"
 
 #include <chaindyn/batch.hpp>
+#include <chaindyn/robots/kuka_iiwa.hpp>
+#include <chaindyn/robots/ur5.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <utility>
+#include <vector>
 
 using namespace chaindyn;
 using chaindyn::test::relative_error;
@@ -195,6 +200,71 @@ TEST_CASE("batch functions on a ChainX equal the one-state functions column by c
   const batch::States<ChainX<double>> q = batch::States<ChainX<double>>::Random(7, 3);
   const batch::States<ChainX<double>> tau = batch::rnea(iiwa, q, q, q);
   CHECK(relative_error(tau.col(2), rnea(iiwa, q.col(2), q.col(2), q.col(2))) <= kBatchTolerance);
+}
+
+// A ChainX of 7 or 6 joints about z (an arm from a URDF) runs the batch derivatives on the same
+// robot as a ChainN<RevoluteZ> (Workspace::revolute_z_workspace): the results are the one-state
+// ChainX's, with its payload and joint dynamics, and set_model keeps the view in step.
+TEST_CASE("batch derivatives of a 7- or 6-joint ChainX about z run on its ChainN and equal the "
+          "one-state ChainX's",
+          "[batch][chainx]") {
+  std::mt19937 gen(test::kSeed + 1506);
+  const auto compare = [&](const ChainX<double>& model, int threads) {
+    const Eigen::Index N = Eigen::Index(model.joint_count()), n = 11;
+    batch::Workspace<ChainX<double>> ws(model, {threads});
+    const bool view = N == 7 ? ws.revolute_z_workspace<7>() != nullptr
+                             : ws.revolute_z_workspace<6>() != nullptr;
+    Eigen::MatrixXd q(N, n), qd(N, n), tau(N, n);
+    for (Eigen::Index s = 0; s < n; ++s) {
+      q.col(s) = test::random_state<Eigen::VectorXd>(gen, 3.0, int(N));
+      qd.col(s) = test::random_state<Eigen::VectorXd>(gen, 2.0, int(N));
+      tau.col(s) = test::random_state<Eigen::VectorXd>(gen, 20.0, int(N));
+    }
+    Eigen::MatrixXd d1(N, N * n), d2(N, N * n), d3(N, N * n), r1(N, N * n), r2(N, N * n);
+    batch::rnea_derivatives(ws, q, qd, tau, r1, r2);
+    batch::aba_derivatives(ws, q, qd, tau, d1, d2, d3);
+    DerivativesData<ChainX<double>> dd(model);
+    Data<ChainX<double>> data(model);
+    double worst = 0.0;
+    for (Eigen::Index s = 0; s < n; ++s) {
+      const Eigen::VectorXd qs = q.col(s), qds = qd.col(s), taus = tau.col(s);
+      rnea_derivatives(model, dd, qs, qds, taus);
+      worst = std::max({worst, relative_error(r1.middleCols(s * N, N), dd.dtau_dq),
+                        relative_error(r2.middleCols(s * N, N), dd.dtau_dqd)});
+      crba(model, data, qs);
+      const double cond = test::condition_number(data.M);
+      aba_derivatives(model, dd, qs, qds, taus);
+      worst = std::max({worst, relative_error(d1.middleCols(s * N, N), dd.dqdd_dq) / cond,
+                        relative_error(d2.middleCols(s * N, N), dd.dqdd_dqd) / cond,
+                        relative_error(d3.middleCols(s * N, N), dd.dqdd_dtau) / cond});
+    }
+    return std::pair<bool, double>(view, worst);
+  };
+  auto iiwa = ChainX<double>::from(robots::kuka_iiwa());
+  iiwa.set_payload(6, Payload<double>{0.851, {0.0, 0.0, 0.05}, Eigen::Matrix3d::Identity() * 1e-4});
+  const auto ur5 = ChainX<double>::from(robots::ur5());
+  for (const auto& [model, threads] : {std::pair<const ChainX<double>*, int>{&iiwa, 1},
+                                       std::pair<const ChainX<double>*, int>{&ur5, 2}}) {
+    const auto [view, worst] = compare(*model, threads);
+    CHECK(view);
+    CHECK(worst <= kBatchTolerance);
+  }
+  // Not all about z: no view, the ChainX's own path
+  std::vector<Link<double>> links(iiwa.links().begin(), iiwa.links().end());
+  links[3].axis = Eigen::Vector3d(0.0, 0.6, 0.8);
+  const ChainX<double> tilted(links);
+  CHECK_FALSE(tilted.revolute_about_z());
+  const auto [view, worst] = compare(tilted, 1);
+  CHECK_FALSE(view);
+  CHECK(worst <= kBatchTolerance);
+  // set_model follows the model: the view goes and comes back
+  batch::Workspace<ChainX<double>> ws(iiwa);
+  ws.set_model(tilted);
+  CHECK(ws.revolute_z_workspace<7>() == nullptr);
+  ws.set_model(iiwa);
+  CHECK(ws.revolute_z_workspace<7>() != nullptr);
+  CHECK_THROWS_AS(iiwa.as_revolute_z_chain<6>(), ArgumentError);
+  CHECK_THROWS_AS(tilted.as_revolute_z_chain<7>(), ArgumentError);
 }
 
 // The workspace of a runtime-sized model of packs puts every per-link spatial vector, transform

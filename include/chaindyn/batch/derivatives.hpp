@@ -10,6 +10,25 @@
 
 namespace chaindyn::batch {
 
+namespace detail {
+/// Runs f on ws's workspace of the same robot as a ChainN of RevoluteZ joints when it has one
+/// (Workspace::revolute_z_workspace: a ChainX<double> of 7 or 6 joints about z); false if not.
+template <typename Model, int W, typename F>
+bool on_revolute_z_view(const Workspace<Model, W>& ws, F&& f) {
+  if constexpr (std::is_same_v<Model, ChainX<double>>) {
+    if (auto* seven = ws.template revolute_z_workspace<7>()) {
+      f(*seven);
+      return true;
+    }
+    if (auto* six = ws.template revolute_z_workspace<6>()) {
+      f(*six);
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace detail
+
 /// d tau / d q and d tau / d qd of rnea at every column s of Q, Qd, Qdd (N x n each) into
 /// dTau_dq and dTau_dqd (N x N n each, sized by the caller): state s's matrices are
 /// .middleCols(s * N, N), as batch::crba's. Allocates nothing; throws ArgumentError on a size
@@ -19,6 +38,11 @@ void rnea_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
                       const Eigen::MatrixBase<Qd>& qd, const Eigen::MatrixBase<Qdd>& qdd,
                       const Eigen::MatrixBase<DQ>& dtau_dq_out,
                       const Eigen::MatrixBase<DQd>& dtau_dqd_out) {
+  if (detail::on_revolute_z_view(ws, [&](auto& view) {
+        batch::rnea_derivatives(view, q, qd, qdd, dtau_dq_out, dtau_dqd_out);
+      })) {
+    return;
+  }
   using PackModel = typename Workspace<Model, W>::PackModel;
   const Eigen::Index N = ws.joint_count();
   const Eigen::Index n = q.cols();
@@ -52,6 +76,11 @@ void aba_derivatives(Workspace<Model, W>& ws, const Eigen::MatrixBase<Q>& q,
                      const Eigen::MatrixBase<DQ>& dqdd_dq_out,
                      const Eigen::MatrixBase<DQd>& dqdd_dqd_out,
                      const Eigen::MatrixBase<DTau>& dqdd_dtau_out) {
+  if (detail::on_revolute_z_view(ws, [&](auto& view) {
+        batch::aba_derivatives(view, q, qd, tau, dqdd_dq_out, dqdd_dqd_out, dqdd_dtau_out);
+      })) {
+    return;
+  }
   using PackModel = typename Workspace<Model, W>::PackModel;
   const Eigen::Index N = ws.joint_count();
   const Eigen::Index n = q.cols();

@@ -10,6 +10,7 @@
 #include "chaindyn/batch/pack.hpp"
 #include "chaindyn/batch/worker_pool.hpp"
 #include "chaindyn/error.hpp"
+#include "chaindyn/model/chain.hpp"
 #include "chaindyn/model/derivatives_data.hpp"
 
 #include <algorithm>
@@ -37,6 +38,9 @@ struct Options {
 /// States, one per column: Eigen::Matrix<Scalar, N, Eigen::Dynamic>.
 template <typename Model>
 using States = Eigen::Matrix<typename Model::Scalar, Model::nq, Eigen::Dynamic>;
+
+template <typename Model_, int W>
+class Workspace;
 
 namespace detail {
 
@@ -72,6 +76,45 @@ struct alignas(64) ThreadWorkspace {
   }
 };
 
+template <typename Model, int W>
+struct RevoluteZViews {  // none but for a ChainX<double>
+  void reset(const Model&, const Options&) {}
+  template <int N>
+  std::nullptr_t get() const noexcept { return nullptr; }
+};
+
+/// For a ChainX<double> of 7 or 6 joints, each revolute about z (most arms from a URDF), a
+/// Workspace of the same robot as ChainN<double, N, RevoluteZ>
+/// (ChainX::as_revolute_z_chain), on which batch::rnea_derivatives and batch::aba_derivatives
+/// run: the compile-time count walks the links unrolled and keeps every per-link array at a
+/// fixed place, where the run-time chain's loops reload their pointers after each SIMD store
+/// (docs/benchmarks.md, "Measurements behind the code").
+template <int W>
+struct RevoluteZViews<ChainX<double>, W> {
+  std::unique_ptr<Workspace<ChainN<double, 7, RevoluteZ>, W>> seven;
+  std::unique_ptr<Workspace<ChainN<double, 6, RevoluteZ>, W>> six;
+  void reset(const ChainX<double>& model, const Options& options) {
+    seven.reset();
+    six.reset();
+    if (!model.revolute_about_z()) return;
+    if (model.joint_count() == 7) {
+      seven = std::make_unique<Workspace<ChainN<double, 7, RevoluteZ>, W>>(
+          model.as_revolute_z_chain<7>(), options);
+    } else if (model.joint_count() == 6) {
+      six = std::make_unique<Workspace<ChainN<double, 6, RevoluteZ>, W>>(
+          model.as_revolute_z_chain<6>(), options);
+    }
+  }
+  template <int N>
+  auto* get() const noexcept {
+    if constexpr (N == 7) {
+      return seven.get();
+    } else {
+      return six.get();
+    }
+  }
+};
+
 /// The thread count options.threads asks for (0: every hardware thread).
 inline int thread_count(const Options& options) {
   if (options.threads < 0 || options.threads > kMaxThreads) {
@@ -97,6 +140,9 @@ inline int thread_count(const Options& options) {
 /// NEON, 1 without vector extensions); any of 1, 2, 4, 8 compiles with g++ and clang++ on any
 /// target (a pack wider than the registers is split by the compiler).
 template <typename Model_, int W = native_width>
+class Workspace;
+
+template <typename Model_, int W>
 class Workspace {
  public:
   using Model = std::remove_const_t<Model_>;
@@ -115,6 +161,7 @@ class Workspace {
     for (int t = 0; t < threads_; ++t) {
       per_thread_.push_back(std::make_unique<detail::ThreadWorkspace<PackModel>>(model_));
     }
+    views_.reset(model, options);
   }
 
   /// Casts the model again (after set_payload, clear_payload, set_gravity on it). Allocates.
@@ -126,6 +173,15 @@ class Workspace {
           " joints; the workspace was made for ", chaindyn::detail::joint_count(model_));
     }
     model_ = model.template cast<PackScalar>();
+    views_.reset(model, Options{threads_});
+  }
+
+  /// For a ChainX<double> of N = 7 or 6 joints, each revolute about z: the workspace of the
+  /// same robot as ChainN<double, N, RevoluteZ> that batch::rnea_derivatives and
+  /// batch::aba_derivatives run on; nullptr otherwise.
+  template <int N>
+  auto* revolute_z_workspace() const noexcept {
+    return views_.template get<N>();
   }
 
   /// The model in the pack scalar.
@@ -202,6 +258,7 @@ class Workspace {
   int threads_;
   detail::WorkerPool pool_;
   std::vector<std::unique_ptr<detail::ThreadWorkspace<PackModel>>> per_thread_;
+  detail::RevoluteZViews<Model, W> views_;
 };
 
 }  // namespace chaindyn::batch

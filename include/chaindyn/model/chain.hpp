@@ -265,6 +265,28 @@ class ChainX : public detail::ChainBase<Scalar, Eigen::Dynamic>,
 
   const JointModel& joint(std::size_t i) const noexcept { return this->joints_[i]; }
 
+  /// Whether every joint is revolute about z (what urdf::load_any gives most arms).
+  bool revolute_about_z() const noexcept {
+    for (const JointModel& j : this->joints_) {
+      if (!j.revolute_about_z()) return false;
+    }
+    return true;
+  }
+
+  /// The same robot as ChainN<Scalar, N, RevoluteZ>, when it has N joints each revolute about
+  /// z (revolute_about_z()): its links, gravity, checks, link frames, named frames and payloads,
+  /// as cast() copies them. Every algorithm gives the same numbers on both, up to rounding.
+  /// Throws ArgumentError otherwise.
+  template <int N>
+  ChainN<Scalar, N, RevoluteZ> as_revolute_z_chain() const {
+    if (this->joint_count() != std::size_t(N) || !revolute_about_z()) {
+      detail::throw_error<ArgumentError>("ChainX::as_revolute_z_chain<", N, ">: the chain has ",
+                                         this->joint_count(), " joints",
+                                         revolute_about_z() ? "" : ", not all revolute about z");
+    }
+    return this->template converted<ChainN<Scalar, N, RevoluteZ>>();
+  }
+
   /// Each joint's kind and axis slot (-1: every axis is given at run time), base to tip.
   std::vector<JointSlot> joint_slots() const {
     std::vector<JointSlot> out;
