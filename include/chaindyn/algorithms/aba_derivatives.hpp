@@ -398,6 +398,15 @@ struct AbaDerivatives {
   typename Model::Matrix dqdd_dtau;  ///< d qdd / d tau = M^-1
 };
 
+namespace detail {
+/// aba_pass as a function of its own: a compile-time chain of packs (batch), whose
+/// aba_derivatives clang++ otherwise inlines it into in a large unit, 7 joints and up.
+template <typename... Args>
+CHAINDYN_NOINLINE void aba_pass_out_of_line(Args&&... args) noexcept {
+  aba_pass(std::forward<Args>(args)...);
+}
+}  // namespace detail
+
 /// d qdd / d q, d qdd / d qd and M^-1 of aba(model, q, qd, tau) (friction and armature
 /// included), on a chain or a tree: O(n^2) on a chain. No allocation; noexcept on a
 /// compile-time model (a ChainX's or TreeX's checks its arguments' sizes:
@@ -418,8 +427,14 @@ void aba_derivatives(const Model& model, DerivativesDataFor<Model>& dd,
   // backward pass sums them into the composites)
   const auto keep = [&data](const std::size_t i, const Inertia<typename Model::Scalar>& inertia)
                         CHAINDYN_ALWAYS_INLINE { data.oIc[i] = inertia; };
-  detail::aba_pass(model, data, q, qd, detail::as_joint_vector<Model>(tau.derived()), nullptr,
-                   keep);
+  if constexpr (!Eigen::internal::packet_traits<typename Model::Scalar>::Vectorizable &&
+                Model::nq != Eigen::Dynamic) {
+    detail::aba_pass_out_of_line(model, data, q, qd,
+                                 detail::as_joint_vector<Model>(tau.derived()), nullptr, keep);
+  } else {
+    detail::aba_pass(model, data, q, qd, detail::as_joint_vector<Model>(tau.derived()), nullptr,
+                     keep);
+  }
   // rnea_derivatives at qdd = aba's, from aba's base-coordinate kinematics (oMi, oS, ov and
   // oa: the same quantities at the same state) and link inertias. data.qdd is read in
   // place: neither pass nor the solves write it.
