@@ -86,9 +86,9 @@ struct RevoluteZViews {  // none but for a ChainX<double>
 /// For a ChainX<double> of 7 or 6 joints, each revolute about z (most arms from a URDF), a
 /// Workspace of the same robot as ChainN<double, N, RevoluteZ>
 /// (ChainX::as_revolute_z_chain), on which batch::rnea_derivatives and batch::aba_derivatives
-/// run: the compile-time count walks the links unrolled and keeps every per-link array at a
-/// fixed place, where the run-time chain's loops reload their pointers after each SIMD store
-/// (docs/benchmarks.md, "Measurements behind the code").
+/// run: with packs the compile-time chain runs them as fast as a generated header, the
+/// run-time one (its loops, run-time joints and storage) a third slower (docs/benchmarks.md,
+/// "Measurements behind the code"). The view has a worker pool of its own.
 template <int W>
 struct RevoluteZViews<ChainX<double>, W> {
   std::unique_ptr<Workspace<ChainN<double, 7, RevoluteZ>, W>> seven;
