@@ -2,7 +2,7 @@
 // rotation of fixed-axis joint slots against run-time axes, fixed-joint merging against the
 // same URDF with the fixed joints made revolute and held at zero, every error case (message
 // names the element and the line), and the published URDFs in tests/data/urdf.
-// Built into its own executable (chaindyn_urdf_tests) only when tinyxml2 is found.
+// Built into chaindyn_tests (the URDF group) only when tinyxml2 is found.
 
 #include "support/test_support.hpp"
 
