@@ -39,7 +39,7 @@ struct Options {
 template <typename Model>
 using States = Eigen::Matrix<typename Model::Scalar, Model::nq, Eigen::Dynamic>;
 
-template <typename Model_, int W>
+template <typename Model_, int W = native_width>
 class Workspace;
 
 namespace detail {
@@ -139,9 +139,6 @@ inline int thread_count(const Options& options) {
 /// W: the states per pack, native_width by default (8 with AVX-512, 4 with AVX, 2 with SSE2 or
 /// NEON, 1 without vector extensions); any of 1, 2, 4, 8 compiles with g++ and clang++ on any
 /// target (a pack wider than the registers is split by the compiler).
-template <typename Model_, int W = native_width>
-class Workspace;
-
 template <typename Model_, int W>
 class Workspace {
  public:
