@@ -35,7 +35,7 @@ double check_minv(const Model& model, const typename Model::Vector& q) {
   Data<Model> data;
   inverse_mass_matrix(model, data, q);
   const Matrix M = crba(model, q);
-  const Matrix ref = M.inverse();
+  const Matrix ref = test::inverse(M);
   // relative to the size of M^-1 (relative_error would be absolute below 1)
   const double rel = (data.Minv - ref).cwiseAbs().maxCoeff() / ref.cwiseAbs().maxCoeff();
   const double ident = (M * data.Minv - Matrix::Identity()).cwiseAbs().maxCoeff();

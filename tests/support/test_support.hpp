@@ -46,11 +46,18 @@ inline double relative_error(double a, double b) {
   return std::abs(a - b) / std::max(1.0, std::abs(b));
 }
 
-/// The eigenvalues of a symmetric matrix, ascending (Eigen::SelfAdjointEigenSolver), and its
-/// condition number max / min eigenvalue. Defined once, in support/eigen_solvers.cpp:
-/// Eigen's solver costs ~7 s of g++ compile time per matrix type and translation unit.
+/// The eigenvalues of a symmetric matrix, ascending (Eigen::SelfAdjointEigenSolver, from its
+/// lower triangle), its condition number max / min eigenvalue, and whether its Cholesky
+/// factorization succeeds (Eigen::LLT: positive definite). Defined once, in
+/// support/eigen_solvers.cpp, for dynamic sizes: Eigen's solvers cost seconds of compile time
+/// per matrix type and translation unit (~7 s of g++ for the eigen-solver, ~5 s of clang++ with
+/// the sanitizers for a 7 x 7 one), so tests pass their fixed-size matrices here.
 Eigen::VectorXd symmetric_eigenvalues(const Eigen::MatrixXd& m);
 double condition_number(const Eigen::MatrixXd& m);
+bool positive_definite(const Eigen::MatrixXd& m);
+/// a^-1 and a^-1 b by LU with partial pivoting (Eigen::PartialPivLU), likewise defined once.
+Eigen::MatrixXd inverse(const Eigen::MatrixXd& a);
+Eigen::VectorXd solve(const Eigen::MatrixXd& a, const Eigen::VectorXd& b);
 
 inline double uniform(std::mt19937& gen, double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(gen);
