@@ -15,7 +15,6 @@
 
 #include <catch2/catch.hpp>
 
-
 #include <array>
 #include <cmath>
 

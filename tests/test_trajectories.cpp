@@ -5,7 +5,6 @@
 
 #include <chaindyn/simulation/trajectories.hpp>
 
-
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -22,7 +22,9 @@ bool positive_definite(const Eigen::MatrixXd& m) {
   return Eigen::LLT<Eigen::MatrixXd>(m).info() == Eigen::Success;
 }
 
-Eigen::MatrixXd inverse(const Eigen::MatrixXd& a) { return Eigen::PartialPivLU<Eigen::MatrixXd>(a).inverse(); }
+Eigen::MatrixXd inverse(const Eigen::MatrixXd& a) {
+  return Eigen::PartialPivLU<Eigen::MatrixXd>(a).inverse();
+}
 
 Eigen::VectorXd solve(const Eigen::MatrixXd& a, const Eigen::VectorXd& b) {
   return Eigen::PartialPivLU<Eigen::MatrixXd>(a).solve(b);
